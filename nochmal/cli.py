@@ -6,6 +6,7 @@ import argparse
 import json
 import random
 import sys
+from pathlib import Path
 
 from .errors import NochmalError
 
@@ -63,6 +64,15 @@ def _cmd_play(args) -> int:
     state = play(game.new_state(), _policy(args.policy), rng)
     out = state.outcome().to_json()
     out["seed"] = args.seed
+    if args.save:
+        from .session import GameSession
+        from .store import GameStore
+
+        ses = GameSession.create(GameStore(args.db), game, title=f"{game.mode} game, seed {args.seed}",
+                                 kind="digital", seed=args.seed, bots=[args.policy] * game.n_seats)
+        for a in state.history:
+            ses.record(a, by=args.policy)
+        out["game_id"] = ses.game_id
     out["policy"] = args.policy
     if args.json:
         print(json.dumps(out))
@@ -88,6 +98,62 @@ def _cmd_bench(args) -> int:
     return 0
 
 
+def _store(args):
+    from .store import GameStore
+
+    return GameStore(args.db)
+
+
+def _cmd_games(args) -> int:
+    from .events import describe
+    from .session import GameSession, import_game, read_export_file
+
+    store = _store(args)
+    if args.action == "list":
+        games = store.list_games()
+        if args.json:
+            print(json.dumps([{"game_id": g.game_id, "title": g.title, "updated_at": g.updated_at,
+                               "events": g.n_events, "mode": g.meta.get("config", {}).get("mode")} for g in games]))
+        elif not games:
+            print(f"no saved games in {store.path}")
+        for g in ([] if args.json else games):
+            cfg = g.meta.get("config", {})
+            print(f"{g.game_id}  {g.updated_at}  {cfg.get('mode', '?'):5}  {len(cfg.get('sheets', []))} seats  "
+                  f"{g.n_events:4} events  {g.title}")
+        return 0
+    if args.action == "import":
+        if not args.target:
+            raise NochmalError("games import needs a FILE")
+        ses = import_game(store, read_export_file(args.target), source=args.target)
+        print(ses.game_id)
+        return 0
+    if not args.target:
+        raise NochmalError(f"games {args.action} needs a GAME_ID")
+    if args.action == "delete":
+        store.delete_game(args.target)
+        print(f"deleted {args.target}")
+        return 0
+    ses = GameSession.load(store, args.target)
+    if args.action == "export":
+        text = json.dumps(ses.export(), indent=2)
+        if args.out:
+            Path(args.out).write_text(text + "\n", encoding="utf-8")
+        else:
+            print(text)
+        return 0
+    # show
+    st = ses.state
+    if args.json:
+        print(json.dumps({"game_id": ses.game_id, "title": ses.title, "meta": ses.meta, "state": st.to_json(),
+                          "outcome": st.outcome().to_json() if st.is_terminal() else None}))
+        return 0
+    print(f"{ses.game_id}: {ses.title} ({st.game.mode}, {st.game.n_seats} seats), {ses.n_events} events")
+    for ev in ses.events:
+        print(f"  {ev.seq:4}  {describe(ev, ses.seat_names)}")
+    print("  " + (st.outcome().reason if st.is_terminal() else f"now: {st.summary()}"))
+    return 0
+
+
 def _sheet_list(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
 
@@ -108,7 +174,24 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--policy", default="random")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--json", action="store_true", help="print the outcome as one JSON line")
+    pl.add_argument("--save", action="store_true", help="also save the game in the store")
+    pl.add_argument("--db", default=None, help="the SQLite store for --save")
     pl.set_defaults(func=_cmd_play)
+
+    ga = sub.add_parser("games", help="saved games: list, show, export, import, delete")
+    ga.add_argument("action", choices=["list", "show", "export", "import", "delete"])
+    ga.add_argument("target", nargs="?", help="GAME_ID (show/export/delete) or FILE (import)")
+    ga.add_argument("--db", default=None, help="the SQLite store (default: $NOCHMAL_DB or the user data folder)")
+    ga.add_argument("--out", default=None, help="export: write to this file instead of stdout")
+    ga.add_argument("--json", action="store_true")
+    ga.set_defaults(func=_cmd_games)
+
+    try:
+        from .boardgen import add_cli as _add_boards_cli
+    except ImportError:  # pragma: no cover
+        pass
+    else:
+        _add_boards_cli(sub)
 
     be = sub.add_parser("bench", help="measure engine speed")
     be.add_argument("--json", action="store_true")
@@ -120,9 +203,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from .store import StoreError
+
     try:
         return args.func(args)
-    except NochmalError as err:
+    except (NochmalError, StoreError) as err:
         print(f"nochmal: error: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. piping into head

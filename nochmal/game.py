@@ -16,6 +16,7 @@ by class flags and by overriding hooks — never by ``if mode == ...`` branches.
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -333,6 +334,7 @@ class State:
         self.claimed_colours = 0
         self.end_reason: str | None = None
         self.history: list = []
+        self.completed_now: list[tuple[int, int]] = []  # (seat, column) completed in the roll just finished
         self.extra: dict = {}  # variant state (co-op: turn track, removed dice, checks, ...)
 
     # ---- the contract ------------------------------------------------------
@@ -451,6 +453,7 @@ class State:
         """R-FIRST: settle column and colour firsts for the whole roll, then the end checks."""
         first_c, later_c = self.game.colour_bonus
         new_cols = new_colours = 0
+        self.completed_now = [(i, col) for i, s in enumerate(self.seats) for col in s.new_columns]
         for s in self.seats:
             for col in s.new_columns:
                 claimed = self.claimed_columns >> col & 1
@@ -487,8 +490,7 @@ class State:
         st.seats = [s.copy() for s in self.seats]
         st.pending = list(self.pending)
         st.history = list(self.history)
-        st.extra = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v)
-                    for k, v in self.extra.items()}
+        st.extra = copy.deepcopy(self.extra) if self.extra else {}
         return st
 
     def summary(self) -> str:
@@ -548,6 +550,10 @@ def register_mode(cls: type[Game]) -> type[Game]:
 
 
 def game_from_config(config: dict) -> Game:
+    from . import coop  # noqa: F401  (registers the co-op mode)
+
+    if not isinstance(config, dict):
+        raise InvalidInputError(f"a game config must be an object, got {config!r}")
     mode = config.get("mode")
     if mode not in _MODES:
         raise InvalidInputError(f"unknown mode {mode!r}: {', '.join(sorted(_MODES))}")
