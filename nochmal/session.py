@@ -49,7 +49,8 @@ class GameSession:
             "seat_names": list(seat_names or [f"Player {i + 1}" for i in range(n)]),
             "seed": seed if seed is not None else (secrets.randbelow(10**9) if kind == "digital" else None),
             "bots": list(bots or [None] * n),
-            "join_code": new_join_code(),
+            "join_code": new_join_code(),  # lets another device claim a seat
+            "host_code": new_join_code() + new_join_code(),  # full control (the mission leader's device)
             "rules_version": RULES_VERSION,
             "created": now(),
         }
@@ -69,6 +70,25 @@ class GameSession:
         self.title = info.title
         self.game = game_from_config(self.meta["config"])
         self._fold = fold(self.game, self.store.events(self.game_id))
+
+    def access(self, code: str | None) -> str | None:
+        """What a device holding ``code`` may do: "host" (everything), "seat" (claim a seat and
+        enter its own crosses), or None (neither read nor change the game)."""
+        if not code:
+            return None
+        code = code.strip().upper()
+        if code == str(self.meta.get("host_code", "")).upper():
+            return "host"
+        if code == str(self.meta.get("join_code", "")).upper():
+            return "seat"
+        return None
+
+    def claim_seat(self, seat: int, device: str) -> None:
+        """Record that ``device`` plays ``seat`` (shown to the others)."""
+        claims = dict(self.meta.get("claims", {}))
+        claims[str(seat)] = device
+        self.meta = dict(self.meta, claims=claims)
+        self.store.update_meta(self.game_id, self.meta)
 
     # ---- reading -------------------------------------------------------------
     @property
@@ -149,7 +169,7 @@ def import_game(store: GameStore, data: Any, *, source: str = "<import>") -> Gam
         fold(game, events)
     except NochmalError as err:
         raise InvalidInputError(f"{source}: {err}") from None
-    gid = store.create_game(dict(meta, join_code=new_join_code()), title=str(data.get("title") or "imported game"))
+    gid = store.create_game(dict(meta, join_code=new_join_code(), host_code=new_join_code() + new_join_code()), title=str(data.get("title") or "imported game"))
     try:
         for i, ev in enumerate(events):
             store.append(gid, i, ev)
