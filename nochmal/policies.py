@@ -13,11 +13,17 @@ def random_policy(state, rng: random.Random):
     return acts[rng.randrange(len(acts))]
 
 
-POLICIES = {"random": random_policy}
+def _policies() -> dict:
+    from .bots import greedy_policy, planner_policy
+
+    return {"random": random_policy, "greedy": greedy_policy, "planner": planner_policy}
+
+
+POLICY_NAMES = ("random", "greedy", "planner")
 
 
 def get_policy(name: str):
     try:
-        return POLICIES[name]
+        return _policies()[name]
     except KeyError:
-        raise InvalidInputError(f"unknown policy {name!r}: {', '.join(sorted(POLICIES))}") from None
+        raise InvalidInputError(f"unknown policy {name!r}: {', '.join(POLICY_NAMES)}") from None

@@ -1,0 +1,293 @@
+"""Bots: ``greedy`` (one move ahead, a scored heuristic) and ``planner`` (Monte-Carlo rollouts
+of greedy play over the dice still to come, scored by the team's/seat's result). Both are
+seeded and deterministic: ``policy(state, rng) -> action``.
+
+The heuristic values a move by how much closer it brings columns and colours to completion
+(convex in the number of crossed cells, so finishing is worth more than starting), the points
+it scores at once, stars crossed, "!" spent, and — in the co-op game — the mission: colours,
+rows, stars per column, number fields, the next column of N-O-C-H-M-A-L, and the failed roll
+a pass costs.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from dataclasses import dataclass
+
+from .cells import COLUMN_MASKS, COLUMNS, FULL, N_COLS, ROW_MASKS, neighbours
+from .moves import PASS, Cross
+
+# --------------------------------------------------------------------------- precomputation
+_SUBSET_INFO: dict = {}  # (sheet id, mask) -> (column counts, row counts, stars, size)
+
+
+def _subset_info(sheet, mask: int):
+    key = (sheet.id, mask)
+    info = _SUBSET_INFO.get(key)
+    if info is None:
+        cols: dict[int, int] = {}
+        rows: dict[int, int] = {}
+        m = mask
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            cols[i % N_COLS] = cols.get(i % N_COLS, 0) + 1
+            rows[i // N_COLS] = rows.get(i // N_COLS, 0) + 1
+            m ^= low
+        info = (tuple(cols.items()), tuple(rows.items()), (mask & sheet.star_mask).bit_count(), mask.bit_count())
+        _SUBSET_INFO[key] = info
+    return info
+
+
+@dataclass(frozen=True)
+class Weights:
+    column: float = 1.0  # scale of the column-progress shaping
+    colour: float = 1.0
+    row: float = 0.0
+    star: float = 2.0  # value of crossing a star (R-SCORE: -2 per uncrossed star)
+    joker: float = 1.6  # cost of spending a "!"
+    power: float = 2.0  # convexity of progress shaping
+    fail: float = 0.0  # cost of a pass (co-op: a failed roll)
+    cell: float = 0.05  # small value per cell crossed
+    expand: float = 0.0  # value per free cell that becomes reachable (keeps the sheet open)
+
+
+BASE_WEIGHTS = Weights(column=2.0, colour=0.375, star=3.0, joker=3.0, power=6.0, cell=0.05, expand=0.133)  # tuned on solo seeds 0-299
+
+
+class SeatView:
+    """What the heuristic needs about one seat, computed once per decision."""
+
+    __slots__ = ("sheet", "crossed", "reach", "col_n", "colour_n", "row_n", "col_val", "colour_val", "row_val",
+                 "star_val", "nf_val")
+
+    def __init__(self, state, seat: int, w: Weights, mission_bias=None) -> None:
+        s = state.seats[seat]
+        sh = s.sheet
+        crossed = s.crossed
+        self.sheet = sh
+        self.crossed = crossed
+        self.reach = ~(crossed | neighbours(crossed) | sh.start_mask) & FULL  # free cells not yet reachable
+        self.col_n = [(crossed & cm).bit_count() for cm in COLUMN_MASKS]
+        self.colour_n = [(crossed & cm).bit_count() for cm in sh.colour_masks]
+        self.row_n = [(crossed & rm).bit_count() for rm in ROW_MASKS]
+        game = state.game
+        claimed_c = state.claimed_columns
+        # value of completing each column now (first or later points), 0 if already done
+        self.col_val = [0.0 if c in s.columns else float(
+            sh.later_points[c] if claimed_c >> c & 1 else sh.first_points[c]) for c in range(N_COLS)]
+        first, later = game.colour_bonus
+        self.colour_val = [0.0 if c in s.colours else float(later if state.claimed_colours >> c & 1 else first)
+                           for c in range(5)]
+        self.row_val = [0.0] * 7
+        self.star_val = w.star * (game.star_penalty / 2 if game.star_penalty else 0)
+        self.nf_val = 0.0
+        if mission_bias is not None:
+            mission_bias(state, seat, self, w)
+
+
+def _progress(n_before: int, k: int, total: int, power: float) -> float:
+    return ((n_before + k) / total) ** power - (n_before / total) ** power
+
+
+def score_cross(view: SeatView, move: Cross, w: Weights) -> float:
+    cols, rows, stars, size = _subset_info(view.sheet, move.cells)
+    p = w.power
+    v = w.cell * size + view.star_val * stars - w.joker * move.joker_cost
+    if w.expand:
+        v += w.expand * (neighbours(move.cells) & view.reach).bit_count()
+    for c, k in cols:
+        val = view.col_val[c]
+        if val:
+            v += w.column * val * _progress(view.col_n[c], k, 7, p)
+    cv = view.colour_val[move.colour]
+    if cv:
+        v += w.colour * cv * _progress(view.colour_n[move.colour], size, 21, p)
+    if w.row:
+        for r, k in rows:
+            rv = view.row_val[r]
+            if rv:
+                v += w.row * rv * _progress(view.row_n[r], k, 15, p)
+    return v
+
+
+# --------------------------------------------------------------------------- greedy
+def _weights_for(state) -> tuple[Weights, object]:
+    game = state.game
+    if game.mode == "coop":
+        from .bots_coop import coop_bias, coop_weights
+
+        return coop_weights(game), coop_bias
+    return BASE_WEIGHTS, None
+
+
+def ranked_moves(state, seat: int | None = None, limit: int | None = None):
+    """The legal actions of ``seat`` (default: the player to move) with heuristic values,
+    best first (ties keep the engine's sorted order)."""
+    if seat is None:
+        seat = state.current_player()
+    w, bias = _weights_for(state)
+    view = SeatView(state, seat, w, bias)
+    acts = state.legal_actions(seat)
+    scored = [(-w.fail if a is PASS else score_cross(view, a, w), i, a) for i, a in enumerate(acts)]
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [(a, v) for v, _, a in (scored[:limit] if limit else scored)]
+
+
+def greedy_policy(state, rng: random.Random):
+    """One move ahead: the legal action with the best heuristic value."""
+    if state.current_player() < 0:  # a team decision (co-op penalties)
+        return team_decision(state, rng)
+    w, bias = _weights_for(state)
+    view = SeatView(state, state.current_player(), w, bias)
+    best, best_v = PASS, -w.fail
+    for a in state.legal_actions():
+        if a is PASS:
+            continue
+        v = score_cross(view, a, w)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def team_decision(state, rng: random.Random):
+    """Co-op penalties: strike "!" from the seats that have most left; give up a die."""
+    acts = state.legal_actions()
+    if not acts:
+        raise ValueError("no decision is due")
+    first = acts[0]
+    if hasattr(first, "per_seat"):
+        lefts = [s.jokers_left for s in state.seats]
+
+        def spread(a):  # prefer leaving the "!" evenly spread
+            after = [l - n for l, n in zip(lefts, a.per_seat)]
+            return (max(after) - min(after), a.per_seat)
+
+        return min(acts, key=spread)
+    # C-GOAL-19: keep the number dice (counts matter more than colours, X covers colours)
+    return next((a for a in acts if getattr(a, "die", None) == "colour"), acts[0])
+
+
+# --------------------------------------------------------------------------- planner
+def _result_value(state, seat: int) -> float:
+    """How good a finished (or cut-off) rollout is, seen from ``seat``/the team."""
+    game = state.game
+    if game.mode == "coop":
+        from .bots_coop import coop_rollout_value
+
+        return coop_rollout_value(state)
+    return float(game.seat_score(state, seat).total)
+
+
+def rollout(state, rng: random.Random, seat: int, horizon: int | None = None) -> float:
+    st = state
+    end_roll = st.roll_index + horizon if horizon else None
+    while not st.is_terminal():
+        if end_roll is not None and st.roll_index >= end_roll and st.is_chance_node():
+            break
+        if st.is_chance_node():
+            st.apply(st.sample_roll(rng))
+        else:
+            st.apply(greedy_policy(st, rng))
+    return _result_value(st, seat)
+
+
+@dataclass
+class PlannerConfig:
+    candidates: int = 6  # greedy's best moves considered (plus pass when it is not among them)
+    rollouts: int = 24  # simulations per candidate (common random numbers across candidates)
+    horizon: int | None = None  # rolls to simulate; None = to the end
+    budget_s: float | None = 0.9  # stop adding rollouts when the decision took this long
+
+
+def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int | None = None):
+    """Monte-Carlo evaluation of the best candidates: [(action, mean value, n)] best first."""
+    cfg = cfg or PlannerConfig()
+    if seat is None:
+        seat = state.current_player()
+    if seat < 0:
+        acts = list(state.legal_actions())[: cfg.candidates]
+        cands = acts
+        seat_for_value = 0
+    else:
+        ranked = ranked_moves(state, seat, cfg.candidates)
+        cands = [a for a, _ in ranked]
+        if PASS not in cands:
+            cands.append(PASS)
+        seat_for_value = seat
+    if len(cands) == 1:
+        return [(cands[0], 0.0, 0)]
+    totals = [0.0] * len(cands)
+    n = 0
+    t0 = time.perf_counter()
+    base_seed = rng.getrandbits(32)
+    while n < cfg.rollouts:
+        for j, a in enumerate(cands):
+            st = state.clone()
+            st.history = []
+            st.apply(a, seat if seat >= 0 else None)
+            totals[j] += rollout(st, random.Random(base_seed + n), seat_for_value, cfg.horizon)
+        n += 1
+        if cfg.budget_s is not None and time.perf_counter() - t0 > cfg.budget_s and n >= 4:
+            break
+    res = [(a, totals[j] / n, n) for j, a in enumerate(cands)]
+    order = {id(a): j for j, a in enumerate(cands)}
+    res.sort(key=lambda t: (-t[1], order[id(t[0])]))
+    return res
+
+
+def make_planner(cfg: PlannerConfig | None = None):
+    cfg = cfg or PlannerConfig()
+
+    def planner_policy(state, rng: random.Random):
+        if state.current_player() < 0:
+            return plan(state, rng, cfg)[0][0]
+        acts = state.legal_actions()
+        if len(acts) == 1:
+            return acts[0]
+        return plan(state, rng, cfg)[0][0]
+
+    return planner_policy
+
+
+planner_policy = make_planner()
+
+
+# --------------------------------------------------------------------------- bench
+def bench_bots(quick: bool = False) -> dict:
+    from .bench import midgame_positions  # noqa: F401  (positions for greedy)
+    from .coop import CoopGame
+    from .game import BaseGame, play
+    from .policies import random_policy
+
+    rng = random.Random(3)
+    samples = []
+    for g in range(20 if quick else 200):
+        st = BaseGame(["standard", "red", "blue", "green"]).new_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                st.apply(st.sample_roll(rng))
+                continue
+            t0 = time.perf_counter_ns()
+            a = greedy_policy(st, rng)
+            samples.append(time.perf_counter_ns() - t0)
+            st.apply(a)
+    out = {"greedy_decision_us": round(statistics.median(samples) / 1000, 2)}
+    # planner on 6-seat co-op positions (mid-game, greedy play to get there)
+    ptimes = []
+    for k in range(2 if quick else 6):
+        st = CoopGame.create(6, mission=1 + k % 5).new_state()
+        r = random.Random(k)
+        while not st.is_terminal() and st.roll_index < 8:
+            st.apply(st.sample_roll(r) if st.is_chance_node() else greedy_policy(st, r))
+        if st.is_terminal():
+            continue
+        if st.is_chance_node():
+            st.apply(st.sample_roll(r))
+        t0 = time.perf_counter()
+        plan(st, r)
+        ptimes.append(time.perf_counter() - t0)
+    out["planner_decision_s"] = round(statistics.median(ptimes), 3) if ptimes else None
+    return out
