@@ -17,7 +17,9 @@ import time
 from dataclasses import dataclass
 
 from .cells import COLUMN_MASKS, COLUMNS, FULL, N_COLS, ROW_MASKS, neighbours
-from .moves import PASS, Cross
+from .dice import COLOUR_JOKER, NUMBER_JOKER
+from .dice import remove_faces
+from .moves import PASS, Cross, move_groups
 
 # --------------------------------------------------------------------------- precomputation
 _SUBSET_INFO: dict = {}  # (sheet id, mask) -> (column counts, row counts, stars, size)
@@ -52,6 +54,7 @@ class Weights:
     fail: float = 0.0  # cost of a pass (co-op: a failed roll)
     cell: float = 0.05  # small value per cell crossed
     expand: float = 0.0  # value per free cell that becomes reachable (keeps the sheet open)
+    flex: float = 0.0  # value per colour present on the reachable frontier after the move
 
 
 BASE_WEIGHTS = Weights(column=2.0, colour=0.375, star=3.0, joker=3.0, power=6.0, cell=0.05, expand=0.133)  # tuned on solo seeds 0-299
@@ -92,25 +95,50 @@ def _progress(n_before: int, k: int, total: int, power: float) -> float:
     return ((n_before + k) / total) ** power - (n_before / total) ** power
 
 
-def score_cross(view: SeatView, move: Cross, w: Weights) -> float:
-    cols, rows, stars, size = _subset_info(view.sheet, move.cells)
+def score_cells(view: SeatView, colour: int, cells: int, w: Weights) -> float:
+    """Heuristic value of crossing ``cells`` (of ``colour``), "!" cost not included."""
+    cols, rows, stars, size = _subset_info(view.sheet, cells)
     p = w.power
-    v = w.cell * size + view.star_val * stars - w.joker * move.joker_cost
+    v = w.cell * size + view.star_val * stars
     if w.expand:
-        v += w.expand * (neighbours(move.cells) & view.reach).bit_count()
+        v += w.expand * (neighbours(cells) & view.reach).bit_count()
+    if w.flex:
+        crossed = view.crossed | cells
+        front = (neighbours(crossed) | view.sheet.start_mask) & ~crossed
+        v += w.flex * sum(1 for cm in view.sheet.colour_masks if front & cm)
+    col_val, col_n = view.col_val, view.col_n
     for c, k in cols:
-        val = view.col_val[c]
+        val = col_val[c]
         if val:
-            v += w.column * val * _progress(view.col_n[c], k, 7, p)
-    cv = view.colour_val[move.colour]
+            n = col_n[c]
+            v += w.column * val * (((n + k) / 7) ** p - (n / 7) ** p)
+    cv = view.colour_val[colour]
     if cv:
-        v += w.colour * cv * _progress(view.colour_n[move.colour], size, 21, p)
+        n = view.colour_n[colour]
+        v += w.colour * cv * (((n + size) / 21) ** p - (n / 21) ** p)
     if w.row:
         for r, k in rows:
             rv = view.row_val[r]
             if rv:
-                v += w.row * rv * _progress(view.row_n[r], k, 15, p)
+                n = view.row_n[r]
+                v += w.row * rv * (((n + k) / 15) ** p - (n / 15) ** p)
     return v
+
+
+def score_cross(view: SeatView, move: Cross, w: Weights) -> float:
+    return score_cells(view, move.colour, move.cells, w) - w.joker * move.joker_cost
+
+
+def seat_view(state, seat: int, w: Weights, bias) -> SeatView:
+    """The seat's view, cached on the seat until its position (or the firsts) change."""
+    s = state.seats[seat]
+    key = (s.crossed, state.claimed_columns, state.claimed_colours, len(state.history) if bias else 0)
+    cached = getattr(s, "_view", None)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    view = SeatView(state, seat, w, bias)
+    s._view = (key, view)
+    return view
 
 
 # --------------------------------------------------------------------------- greedy
@@ -129,27 +157,83 @@ def ranked_moves(state, seat: int | None = None, limit: int | None = None):
     if seat is None:
         seat = state.current_player()
     w, bias = _weights_for(state)
-    view = SeatView(state, seat, w, bias)
+    view = seat_view(state, seat, w, bias)
     acts = state.legal_actions(seat)
     scored = [(-w.fail if a is PASS else score_cross(view, a, w), i, a) for i, a in enumerate(acts)]
     scored.sort(key=lambda t: (-t[0], t[1]))
     return [(a, v) for v, _, a in (scored[:limit] if limit else scored)]
 
 
+def _best_for_dice(state, seat: int, w: Weights, bias, colour_faces, number_faces):
+    """(value, (cdie, ndie, colour, mask) or None) of ``seat``'s best move with these dice."""
+    s = state.seats[seat]
+    view = seat_view(state, seat, w, bias)
+    best, best_v = None, -w.fail
+    memo: dict[int, float] = {}
+    jw = w.joker
+    for cdie, ndie, colour, masks in move_groups(s.table(), s.jokers_left, colour_faces, number_faces):
+        cost = jw * ((cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER))
+        for m in masks:
+            v = memo.get(m)
+            if v is None:
+                v = memo[m] = score_cells(view, colour, m, w)
+            v -= cost
+            if v > best_v:
+                best, best_v = (cdie, ndie, colour, m), v
+    return best_v, best
+
+
+def team_active_choice(state, w: Weights, bias):
+    """Co-op: the active seat's dice decide what the others keep, so score each of its dice
+    pairs by its own best move plus every passive seat's best move with the dice left."""
+    seat = state.active
+    cf, nf = state.dice_for(seat)
+    others = [p for p in range(state.game.n_seats) if p != seat]
+    best_total, best = None, None
+    for cdie in sorted(set(cf)):
+        for ndie in sorted(set(nf)):
+            own_v, own = _best_for_dice(state, seat, w, bias, (cdie,), (ndie,))
+            if own is None:
+                continue
+            left = (remove_faces(cf, cdie), remove_faces(nf, ndie))
+            total = own_v + sum(_best_for_dice(state, p, w, bias, *left)[0] for p in others)
+            if best_total is None or total > best_total:
+                best_total, best = total, own
+    # passing frees all dice for the others
+    pass_total = -w.fail + sum(_best_for_dice(state, p, w, bias, cf, nf)[0] for p in others)
+    if best is None or pass_total > best_total:
+        return PASS
+    return Cross(*best)
+
+
+#: co-op: let the active seat choose for the team (measured with nochmal simulate)
+TEAM_ACTIVE = True
+
+
 def greedy_policy(state, rng: random.Random):
-    """One move ahead: the legal action with the best heuristic value."""
-    if state.current_player() < 0:  # a team decision (co-op penalties)
+    """One move ahead: the legal action with the best heuristic value (ties: the first in
+    the engine's sorted order). In co-op the active seat scores its choice for the team."""
+    seat = state.current_player()
+    if seat < 0:  # a team decision (co-op penalties)
         return team_decision(state, rng)
     w, bias = _weights_for(state)
-    view = SeatView(state, state.current_player(), w, bias)
-    best, best_v = PASS, -w.fail
-    for a in state.legal_actions():
-        if a is PASS:
-            continue
-        v = score_cross(view, a, w)
-        if v > best_v:
-            best, best_v = a, v
-    return best
+    if bias is not None and TEAM_ACTIVE and seat == state.active and state.phase == "active" \
+            and state.game.n_seats > 1 and state.game.sets_aside(state):
+        return team_active_choice(state, w, bias)
+    view = seat_view(state, seat, w, bias)
+    best, best_v = None, -w.fail
+    memo: dict[int, float] = {}
+    jw = w.joker
+    for cdie, ndie, colour, masks in state.legal_actions()._groups:
+        cost = jw * ((cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER))
+        for m in masks:
+            v = memo.get(m)
+            if v is None:
+                v = memo[m] = score_cells(view, colour, m, w)
+            v -= cost
+            if v > best_v:
+                best, best_v = (cdie, ndie, colour, m), v
+    return PASS if best is None else Cross(*best)
 
 
 def team_decision(state, rng: random.Random):
@@ -166,8 +250,11 @@ def team_decision(state, rng: random.Random):
             return (max(after) - min(after), a.per_seat)
 
         return min(acts, key=spread)
-    # C-GOAL-19: keep the number dice (counts matter more than colours, X covers colours)
-    return next((a for a in acts if getattr(a, "die", None) == "colour"), acts[0])
+    # C-GOAL-19: which die to give up (REMOVE_DIE below; measured with nochmal simulate)
+    return next((a for a in acts if getattr(a, "die", None) == REMOVE_DIE), acts[0])
+
+
+REMOVE_DIE = "colour"
 
 
 # --------------------------------------------------------------------------- planner

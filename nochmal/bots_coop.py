@@ -1,47 +1,68 @@
-"""Co-op parts of the bots' heuristic: mission-aware weights and the value of a rollout."""
+"""Co-op parts of the bots' heuristic: mission-aware weights following the team plan, and the
+value of a rollout."""
 
 from __future__ import annotations
 
 from .bots import Weights
-from .cells import COLUMN_MASKS, COLUMNS, ROW_MASKS
+from .cells import COLOURS, COLUMN_MASKS, COLUMNS
+
+COOP_WEIGHTS = Weights(column=2.0, colour=1.0, row=1.0, star=0.0, joker=1.5, power=3.0, fail=8.0, cell=0.1,
+                       expand=0.2)
 
 
 def coop_weights(game) -> Weights:
-    return Weights(column=1.0, colour=1.0, row=1.0, star=0.0, joker=1.2, power=2.0, fail=6.0, cell=0.1)
+    return COOP_WEIGHTS
+
+
+def plan_of(game) -> dict:
+    plan = getattr(game, "_team_plan", None)
+    if plan is None:
+        from .plan import team_plan
+
+        plan = game._team_plan = team_plan(game)
+    return plan
 
 
 def coop_bias(state, seat, view, w) -> None:
-    """Point the seat's heuristic at the mission: what the team still needs is worth more."""
+    """Point the seat's heuristic at the mission: its own plan targets are worth most, what
+    the team still needs a little, what is done nothing."""
     game = state.game
+    mine = plan_of(game)["seats"][seat]
     prog = game.progress(state)
-    mission_cols = 0
+    s = state.seats[seat]
     for req in prog.requirements:
         if req.complete:
             continue
         if req.kind == "colours":
-            s = state.seats[seat]
-            for c in range(5):
-                if c not in s.colours:
-                    name = ("yellow", "green", "blue", "red", "orange")[c]
-                    view.colour_val[c] = 12.0 if name in req.missing else 2.0
+            for c, name in enumerate(COLOURS):
+                if c in s.colours:
+                    continue
+                view.colour_val[c] = 30.0 if name in mine["colours"] and name in req.missing else (
+                    6.0 if name in req.missing else 1.0)
         elif req.kind == "rows":
-            labels = state.seats[seat].sheet.spec.row_labels
+            labels = s.sheet.spec.row_labels
             for r in range(7):
-                view.row_val[r] = 10.0 if labels[r] in req.missing else 0.0
+                view.row_val[r] = 25.0 if labels[r] in mine["rows"] and labels[r] in req.missing else (
+                    4.0 if labels[r] in req.missing else 0.0)
         elif req.kind == "star_columns":
-            view.star_val = 3.0  # any star; the missing columns' stars more below
-            mask = 0
+            view.star_val = 0.5
             for col in req.missing:
-                mask |= COLUMN_MASKS[COLUMNS.index(col)]
-            view.nf_val = mask  # reused slot: star columns still missing (mask)
+                c = COLUMNS.index(col)
+                if s.sheet.star_mask & COLUMN_MASKS[c] & ~s.crossed:
+                    # a star still open in a column the team needs: value it through the column slot
+                    view.col_val[c] += 6.0 if col in mine["star_columns"] else 2.0
+        elif req.kind == "number_fields":
+            for num, sq in s.sheet.number_fields:
+                if str(num) in req.missing:
+                    # crossing the square's cells is progress towards the field
+                    for i in range(105):
+                        if sq >> i & 1:
+                            c = i % 15
+                            view.col_val[c] += 3.0 if num in mine["number_fields"] else 1.0
         elif req.kind == "sequence" and req.next:
             c = COLUMNS.index(req.next)
-            if view.col_val[c] == 0:  # completed already on this sheet: nothing to gain here
-                continue
-            view.col_val[c] += 12.0
-            mission_cols |= 1 << c
-    # interim goals: team points come from columns; keep them attractive
-    return None
+            if c not in s.columns:
+                view.col_val[c] += 20.0
 
 
 def coop_rollout_value(state) -> float:

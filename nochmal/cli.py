@@ -32,22 +32,13 @@ def _cmd_legal_moves(args) -> int:
 
 
 def _make_game(args):
-    from .game import BaseGame, SoloGame
+    from .simulate import make_game
 
-    if args.mode == "solo":
-        if args.players not in (None, 1):
-            raise NochmalError("solo mode has exactly 1 player (R-SOLO-DICE)")
-        sheets = args.sheets or ["standard"]
-        return SoloGame(sheets)
-    if args.mode == "base":
-        n = args.players or 2
-        sheets = args.sheets or ["standard"] * n
-        if len(sheets) != n:
-            raise NochmalError(f"--sheets names {len(sheets)} sheets for {n} players")
-        return BaseGame(sheets)
-    from .coop import CoopGame
-
-    return CoopGame.create(players=args.players or 3, mission=args.mission, sheets=args.sheets, tableau=args.tableau)
+    if args.mode == "solo" and args.players not in (None, 1):
+        raise NochmalError("solo mode has exactly 1 player (R-SOLO-DICE)")
+    if args.mode == "base" and args.sheets and len(args.sheets) != (args.players or 2):
+        raise NochmalError(f"--sheets names {len(args.sheets)} sheets for {args.players or 2} players")
+    return make_game(args.mode, args.players, args.mission, args.sheets, args.tableau)
 
 
 def _policy(name: str):
@@ -154,6 +145,24 @@ def _cmd_games(args) -> int:
     return 0
 
 
+def _cmd_simulate(args) -> int:
+    from .simulate import game_seed, play_one, progress, summarize
+
+    if args.games < 1:
+        raise NochmalError("--games must be at least 1")
+    _policy(args.policy)  # fail early on an unknown policy
+    rows = []
+    for i in progress(range(args.games), args.games, f"{args.mode}/{args.policy}", not args.quiet):
+        seed = game_seed(args.seed, args.mode, args.players, args.mission, args.policy, i)
+        rows.append(play_one(args.mode, args.policy, seed, args.players, args.mission, args.sheets, args.tableau))
+    out = summarize(rows)
+    out.update({"mode": args.mode, "policy": args.policy, "seed": args.seed})
+    if args.mode == "coop":
+        out.update({"players": rows[0]["players"], "mission": rows[0]["mission"]})
+    print(json.dumps(out) if args.json else "\n".join(f"{k:12} {v}" for k, v in out.items()))
+    return 0
+
+
 def _sheet_list(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
 
@@ -177,6 +186,19 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--save", action="store_true", help="also save the game in the store")
     pl.add_argument("--db", default=None, help="the SQLite store for --save")
     pl.set_defaults(func=_cmd_play)
+
+    si = sub.add_parser("simulate", help="play many seeded games with a policy and summarise them")
+    si.add_argument("--mode", choices=["base", "solo", "coop"], default="solo")
+    si.add_argument("--policy", default="greedy", help="random, greedy or planner")
+    si.add_argument("--games", type=int, default=100)
+    si.add_argument("--seed", type=int, default=0)
+    si.add_argument("--players", type=int, default=None)
+    si.add_argument("--mission", type=int, default=1, choices=range(1, 6), metavar="1-5")
+    si.add_argument("--sheets", type=_sheet_list, default=None)
+    si.add_argument("--tableau", default=None)
+    si.add_argument("--json", action="store_true")
+    si.add_argument("--quiet", action="store_true", help="no progress bar")
+    si.set_defaults(func=_cmd_simulate)
 
     ga = sub.add_parser("games", help="saved games: list, show, export, import, delete")
     ga.add_argument("action", choices=["list", "show", "export", "import", "delete"])

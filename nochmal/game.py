@@ -39,7 +39,7 @@ class Seat:
     """One player's sheet in a game."""
 
     __slots__ = ("sheet", "crossed", "jokers_used", "columns", "colours", "failed",
-                 "new_columns", "new_colours", "_table_key", "_table")
+                 "new_columns", "new_colours", "_table_key", "_table", "_view")
 
     def __init__(self, sheet: Sheet) -> None:
         self.sheet = sheet
@@ -52,6 +52,7 @@ class Seat:
         self.new_colours: list[int] = []
         self._table_key = -1
         self._table = None
+        self._view = None  # a bot's cached evaluation of this seat (nochmal.bots)
 
     @property
     def jokers_left(self) -> int:
@@ -88,6 +89,7 @@ class Seat:
         s.new_colours = list(self.new_colours)
         s._table_key = self._table_key
         s._table = self._table
+        s._view = self._view
         return s
 
     def to_json(self) -> dict:
