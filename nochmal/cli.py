@@ -163,6 +163,53 @@ def _cmd_simulate(args) -> int:
     return 0
 
 
+def _cmd_sweep(args) -> int:
+    from .sweep import SweepSpec, parse_range, run_sweep, write_rows
+
+    missions = parse_range(args.missions, 1, 5, "missions")
+    players = parse_range(args.players, 1, 6, "players")
+    policies = [p.strip() for p in args.policy.split(",") if p.strip()]
+    for p in policies:
+        _policy(p)
+    if args.games < 1:
+        raise NochmalError("--games must be at least 1")
+    out = Path(args.out)
+    if out.suffix.lower() not in (".csv", ".parquet"):
+        raise NochmalError(f"--out: use a .csv or .parquet file name, got {out.name!r}")
+    if args.dask_local is not None and args.dask_local < 1:
+        raise NochmalError("--dask-local needs at least 1 worker")
+    spec = SweepSpec(missions=missions, players=players, policies=policies, games=args.games, seed=args.seed,
+                     tableaus=[args.tableau] if args.tableau else [None], chunk=args.chunk, cells=not args.no_cells)
+    state = {"bar": None}
+
+    def on_progress(done, total):
+        if args.quiet:
+            return
+        if state["bar"] is None:
+            from tqdm import tqdm
+
+            state["bar"] = tqdm(total=total, initial=done, desc="sweep", unit="game", file=sys.stderr)
+        else:
+            state["bar"].update(done - state["bar"].n)
+
+    parts = Path(args.parts) if args.parts else out.with_name(out.name + ".parts")
+    rows = run_sweep(spec, parts, workers=args.workers, dask_local=args.dask_local, scheduler=args.scheduler,
+                     on_progress=on_progress)
+    if state["bar"] is not None:
+        state["bar"].close()
+    write_rows(rows, out)
+    print(json.dumps({"games": len(rows), "out": str(out), "parts": str(parts)}))
+    return 0
+
+
+def _cmd_calibrate(args) -> int:
+    from .calibrate import calibration_report
+
+    rep = calibration_report(args.results, ladder=args.ladder)
+    print(json.dumps(rep) if args.json else rep["text"])
+    return 0
+
+
 def _sheet_list(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
 
@@ -199,6 +246,31 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--json", action="store_true")
     si.add_argument("--quiet", action="store_true", help="no progress bar")
     si.set_defaults(func=_cmd_simulate)
+
+    sw = sub.add_parser("sweep", help="simulate many co-op games per mission and player count, write CSV/Parquet")
+    sw.add_argument("--missions", default="1-5")
+    sw.add_argument("--players", default="1-6")
+    sw.add_argument("--policy", default="greedy", help="one policy or several, comma-separated")
+    sw.add_argument("--games", type=int, default=100, help="games per mission x player count x policy")
+    sw.add_argument("--seed", type=int, default=0)
+    sw.add_argument("--tableau", default=None, help="a tableau file (used for its player count only)")
+    sw.add_argument("--out", required=True, help="results file: .csv or .parquet")
+    sw.add_argument("--parts", default=None, help="folder for finished chunks (resume); default OUT.parts")
+    sw.add_argument("--chunk", type=int, default=25, help="games per chunk")
+    sw.add_argument("--workers", type=int, default=None, help="local process pool size (default: all cores)")
+    grp = sw.add_mutually_exclusive_group()
+    grp.add_argument("--dask-local", type=int, default=None, metavar="K", help="run on a Dask LocalCluster with K workers")
+    grp.add_argument("--scheduler", default=None, metavar="ADDR", help="run on an existing Dask cluster, tcp://host:port")
+    sw.add_argument("--no-cells", action="store_true", help="leave out the crossed cells of every game")
+    sw.add_argument("--quiet", action="store_true")
+    sw.set_defaults(func=_cmd_sweep)
+
+    ca = sub.add_parser("calibrate", help="calibration report for the tableaus from a sweep's results")
+    ca.add_argument("results", help="a results file written by nochmal sweep")
+    ca.add_argument("--ladder", default="0.8,0.65,0.5,0.35,0.2",
+                    help="wanted win rates for missions 1..5 (comma-separated)")
+    ca.add_argument("--json", action="store_true")
+    ca.set_defaults(func=_cmd_calibrate)
 
     ga = sub.add_parser("games", help="saved games: list, show, export, import, delete")
     ga.add_argument("action", choices=["list", "show", "export", "import", "delete"])
