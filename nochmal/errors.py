@@ -13,6 +13,7 @@ class InvalidInputError(NochmalError):
 
     def __init__(self, message: str, *, rule: str | None = None) -> None:
         self.rule = rule
+        self.detail = message
         super().__init__(f"{rule}: {message}" if rule else message)
 
 

@@ -433,7 +433,8 @@ class State:
         s = self.seats[seat]
         cf, nf = self.dice_for(seat)
         if isinstance(move, Cross):
-            check_cross(s.sheet, s.crossed, s.jokers_left, move, cf, nf)
+            check_cross(s.sheet, s.crossed, s.jokers_left, move, cf, nf,
+                        dice_rule="R-ACTIVE" if self.phase == ACTIVE else "R-PASSIVE")
             s.cross(move)
         else:
             self.game.on_pass(self, seat)
@@ -537,9 +538,10 @@ def replay(game: Game, actions: list) -> State:
     for i, a in enumerate(actions):
         try:
             st.apply(parse_action(a) if isinstance(a, dict) else a)
-        except NochmalError as err:
-            raise type(err)(f"action {i}: {err}") if not isinstance(err, IllegalMoveError) else \
-                IllegalMoveError(err.rule, f"action {i}: {err.reason}", err.position) from None
+        except IllegalMoveError as err:
+            raise IllegalMoveError(err.rule, f"action {i}: {err.reason}", err.position) from None
+        except InvalidInputError as err:
+            raise InvalidInputError(f"action {i}: {err.detail}", rule=err.rule) from None
     return st
 
 

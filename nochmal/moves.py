@@ -109,17 +109,18 @@ def check_cross(
     move: Cross,
     colour_faces: Sequence[int] | None = None,
     number_faces: Sequence[int] | None = None,
+    dice_rule: str = "R-PASSIVE",
 ) -> None:
     """Raise :class:`IllegalMoveError` (with the rule id) unless ``move`` is legal for a player
     with ``crossed`` cells and ``jokers_left`` "!", using dice from the faces given (``None``:
-    do not check dice availability)."""
+    do not check dice availability; an unavailable die is reported under ``dice_rule``)."""
     pos = lambda: position_text(sheet, crossed, jokers_left)  # noqa: E731
     cdie, ndie, colour, cells = move
     if colour_faces is not None and cdie not in colour_faces:
-        raise IllegalMoveError("R-PASSIVE", f"no colour die showing {colour_face_name(cdie)} is available "
+        raise IllegalMoveError(dice_rule, f"no colour die showing {colour_face_name(cdie)} is available "
                                f"(available: {', '.join(colour_face_name(f) for f in colour_faces) or 'none'})", pos())
     if number_faces is not None and ndie not in number_faces:
-        raise IllegalMoveError("R-PASSIVE", f"no number die showing {number_face_name(ndie)} is available "
+        raise IllegalMoveError(dice_rule, f"no number die showing {number_face_name(ndie)} is available "
                                f"(available: {', '.join(number_face_name(f) for f in number_faces) or 'none'})", pos())
     if not 0 <= colour < len(COLOURS):
         raise InvalidInputError(f"unknown colour {colour!r}", rule="R-COLOUR")
