@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from .coopdata import MissionFile, TableauSpec
 from .sheet import REPO_ROOT, SheetSpec
 
 SCHEMAS_DIR = REPO_ROOT / "schemas"
@@ -24,6 +25,8 @@ SCHEMAS_DIR = REPO_ROOT / "schemas"
 #: file name in ``schemas/`` -> the pydantic model whose JSON Schema it holds
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "sheet.schema.json": SheetSpec,
+    "tableau.schema.json": TableauSpec,
+    "missions.schema.json": MissionFile,
 }
 
 
