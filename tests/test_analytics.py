@@ -1,0 +1,162 @@
+"""Sweeps, calibration and the analytics figures (issue: mission analytics)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from nochmal import figures as F
+from nochmal.calibrate import calibration_report, wilson
+from nochmal.errors import InvalidInputError
+from nochmal.sweep import Chunk, SweepSpec, parse_range, run_chunk, run_sweep, write_rows, read_rows
+
+SMALL = dict(missions=[1, 2], players=[1, 2], policies=["greedy"], games=6, seed=11, chunk=3)
+
+
+@pytest.fixture(scope="module")
+def pool_rows(tmp_path_factory):
+    return run_sweep(SweepSpec(**SMALL), tmp_path_factory.mktemp("pool"), workers=2)
+
+
+def test_sweep_rows_are_complete_and_ordered(pool_rows):
+    assert len(pool_rows) == 2 * 2 * 6
+    keys = [(r["policy"], r["mission"], r["players"], r["game"]) for r in pool_rows]
+    assert keys == sorted(keys, key=lambda k: (k[0], k[1], k[2], k[3]))
+    for r in pool_rows:
+        assert r["turns"] <= 27 and r["reason"]
+        assert isinstance(r["won"], bool)
+        assert len(r["crossed"].split(";")) == r["players"]
+
+
+def test_sweep_same_rows_on_a_dask_local_cluster(pool_rows, tmp_path):
+    """The acceptance check: identical per-game rows on the local pool and a real LocalCluster."""
+    rows = run_sweep(SweepSpec(**SMALL), tmp_path / "dask", dask_local=2)
+    assert rows == pool_rows
+
+
+def test_sweep_resumes_without_redoing_finished_chunks(pool_rows, tmp_path, monkeypatch):
+    spec = SweepSpec(**SMALL)
+    parts = tmp_path / "parts"
+    chunks = spec.chunks()
+    # finish half of the chunks, as an interrupted run would have
+    from nochmal import sweep as S
+
+    for c in chunks[: len(chunks) // 2]:
+        S._write_part(parts if parts.exists() else (parts.mkdir() or parts), c, run_chunk(c))
+    ran = []
+    real = S.run_chunk
+    monkeypatch.setattr(S, "run_chunk", lambda c: ran.append(c) or real(c))
+    rows = run_sweep(spec, parts, workers=1)
+    assert rows == pool_rows
+    assert ran == chunks[len(chunks) // 2:]
+
+
+def test_a_damaged_part_is_redone(pool_rows, tmp_path):
+    spec = SweepSpec(**SMALL)
+    run_sweep(spec, tmp_path, workers=1)
+    part = sorted(tmp_path.glob("*.jsonl"))[0]
+    part.write_text("{not json\n")
+    assert run_sweep(spec, tmp_path, workers=1) == pool_rows
+
+
+def test_chunk_seed_does_not_depend_on_chunking():
+    a = run_chunk(Chunk(1, 2, "random", None, None, 0, 4, 5, False))
+    b = run_chunk(Chunk(1, 2, "random", None, None, 2, 4, 5, False))
+    assert a[2:] == b
+
+
+def test_write_and_read_csv_and_parquet(pool_rows, tmp_path):
+    for name in ("r.csv", "r.parquet"):
+        p = write_rows(pool_rows, tmp_path / name)
+        df = read_rows(p)
+        assert len(df) == len(pool_rows)
+        assert list(df["seed"]) == [r["seed"] for r in pool_rows]
+    with pytest.raises(InvalidInputError, match="csv or .parquet"):
+        write_rows(pool_rows, tmp_path / "r.txt")
+    (tmp_path / "bad.parquet").write_bytes(b"garbage")
+    with pytest.raises(InvalidInputError, match="cannot read"):
+        read_rows(tmp_path / "bad.parquet")
+
+
+def test_parse_range():
+    assert parse_range("1-3,5", 1, 6, "players") == [1, 2, 3, 5]
+    for bad in ("0-2", "7", "a-b", ""):
+        with pytest.raises(InvalidInputError, match="--players"):
+            parse_range(bad, 1, 6, "players")
+
+
+def test_wilson_interval():
+    lo, hi = wilson(5, 10)
+    assert 0.23 < lo < 0.24 and 0.76 < hi < 0.77
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_calibration_report(pool_rows):
+    rep = calibration_report(pd.DataFrame(pool_rows))
+    assert rep["policy"] == "greedy"
+    assert set(rep["harder"]) == {1, 2}
+    for n, v in rep["harder"].items():
+        assert v["harder"] in ("yes", "no", "not clearly")
+    # estimates for lower counts can only be at least the rate for the current count
+    for n, by_m in rep["suggestions"].items():
+        for m, s in by_m.items():
+            est = s["estimates"]
+            ks = sorted(est)
+            assert all(est[a] >= est[b] for a, b in zip(ks, ks[1:]))
+    assert "| players |" in rep["text"]
+
+
+@pytest.mark.parametrize("fn", [F.win_rate_heatmap, F.loss_reasons, F.points_vs_goals, F.completion_turns,
+                                F.policies_compared, F.tableau_win_rates])
+def test_figures_build_from_results(pool_rows, fn):
+    fig = fn(pd.DataFrame(pool_rows))
+    assert isinstance(fig, go.Figure) and fig.data and fig.layout.title.text
+
+
+def test_heatmap_values_match_the_rows(pool_rows):
+    df = pd.DataFrame(pool_rows)
+    fig = F.win_rate_heatmap(df)
+    z = fig.data[0].z
+    for i, n in enumerate(sorted(df["players"].unique())):
+        for j, m in enumerate(sorted(df["mission"].unique())):
+            sub = df[(df["players"] == n) & (df["mission"] == m)]
+            assert z[i][j] == pytest.approx(sub["won"].mean())
+
+
+def test_cell_frequency_counts_crossed_cells(pool_rows):
+    df = pd.DataFrame(pool_rows)
+    fig = F.cell_frequency(df, "coop-I")
+    z = fig.data[0].z
+    # every coop-I sheet starts in column H: some H cell is crossed on every sheet that moved
+    assert max(z[r][7] for r in range(7)) > 0
+    assert all(0 <= v <= 1 for row in z for v in row)
+
+
+def test_figures_reject_non_coop_results():
+    with pytest.raises(ValueError, match="not a co-op sweep"):
+        F.win_rate_heatmap(pd.DataFrame([{"mode": "solo", "score_seat1": 3}]))
+
+
+def test_tableau_comparison_shows_both():
+    fig = F.tableau_comparison(3, {k: 1 for k in ("goal_10", "penalty_10_jokers", "goal_19", "goal_27", "m1_colours",
+                                                  "m2_rows", "m3_colours", "m4_rows", "m5_colours")})
+    assert [t.name for t in fig.data] == ["shipped stand-in", "yours / in use"]
+    assert list(fig.data[1].y) == [1] * 9
+
+
+def test_cli_sweep_and_calibrate(tmp_path):
+    out = tmp_path / "res.csv"
+    cmd = [sys.executable, "-m", "nochmal.cli", "sweep", "--missions", "1", "--players", "1-2", "--games", "4",
+           "--seed", "3", "--out", str(out), "--quiet", "--workers", "1"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["games"] == 8
+    r = subprocess.run([sys.executable, "-m", "nochmal.cli", "calibrate", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0 and "Win rate by mission" in r.stdout
+    bad_cmd = [str(tmp_path / "x.txt") if a == str(out) else a for a in cmd]
+    bad = subprocess.run(bad_cmd, capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and ".parquet" in bad.stderr
