@@ -36,6 +36,8 @@ def _make_game(args):
 
     if args.mode == "solo" and args.players not in (None, 1):
         raise NochmalError("solo mode has exactly 1 player (R-SOLO-DICE)")
+    if args.players is not None and args.players < 1:
+        raise NochmalError(f"--players must be at least 1, got {args.players}")
     if args.mode == "base" and args.sheets and len(args.sheets) != (args.players or 2):
         raise NochmalError(f"--sheets names {len(args.sheets)} sheets for {args.players or 2} players")
     return make_game(args.mode, args.players, args.mission, args.sheets, args.tableau)
@@ -214,9 +216,16 @@ def _sheet_list(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a wrong argument gives one line (no usage block): nochmal: error: ..."""
+
+    def error(self, message: str):  # noqa: D401
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog.split()[0]} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="nochmal", description="Noch mal! rules engine, co-op mission leader and analytics")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p = _Parser(prog="nochmal", description="Noch mal! rules engine, co-op mission leader and analytics")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     lm = sub.add_parser("legal-moves", help="answer JSON Lines queries on stdin with the legal cell sets")
     lm.set_defaults(func=_cmd_legal_moves)

@@ -8,6 +8,7 @@ team decisions (C-GOAL-*), and the mission decides the end (C-WIN / C-LOSE / C-C
 
 from __future__ import annotations
 
+import copy
 from itertools import product
 from typing import ClassVar, NamedTuple
 
@@ -134,7 +135,7 @@ class CoopGame(Game):
 
     def progress(self, state) -> MissionProgress:
         labels = state.seats[0].sheet.spec.row_labels if state.seats else tuple("PQRSTUV")
-        return mission_progress(self.mission, self.tableau, state.seats, state.extra.setdefault("sequence", {}), labels)
+        return mission_progress(self.mission, self.tableau, state.seats, state.extra.get("sequence", {}), labels)
 
     def _boxes(self, seat) -> int:
         coop = seat.sheet.spec.coop
@@ -212,6 +213,8 @@ class CoopGame(Game):
             if len(per) != self.n_seats:
                 raise IllegalMoveError("C-GOAL-10", f"name a number of \"!\" for each of the {self.n_seats} seats", state.summary())
             for i, (n, s) in enumerate(zip(per, state.seats)):
+                if n < 0:
+                    raise IllegalMoveError("C-GOAL-10", f"seat {i + 1} cannot strike a negative number of \"!\" ({n})", state.summary())
                 if n > s.jokers_left:
                     raise IllegalMoveError("C-GOAL-10", f"seat {i + 1} has only {s.jokers_left} \"!\" left, cannot strike {n}", state.summary())
             if sum(per) != d["amount"]:
@@ -229,7 +232,7 @@ class CoopGame(Game):
         state.advance()
 
     def extra_to_json(self, state) -> dict:
-        return state.extra
+        return copy.deepcopy(state.extra)
 
     # ---- outcome -----------------------------------------------------------
     def outcome(self, state) -> Outcome:

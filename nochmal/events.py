@@ -154,10 +154,10 @@ class Fold:
                 st.apply(action, seat)
             self.state, self.effective = st, kept
         else:
-            action = action_of(ev)
             seat = getattr(ev, "seat", None)
             st = self.state.clone()
             try:
+                action = action_of(ev)
                 st.apply(action, seat)
             except IllegalMoveError as err:
                 raise IllegalMoveError(err.rule, f"event {i} ({ev.type}): {err.reason}", err.position) from None

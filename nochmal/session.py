@@ -158,6 +158,10 @@ def import_game(store: GameStore, data: Any, *, source: str = "<import>") -> Gam
     meta = data.get("meta")
     if not isinstance(meta, dict) or not isinstance(meta.get("config"), dict):
         raise InvalidInputError(f"{source}: field meta.config is missing")
+    for where, holder in (("rules_version", data), ("meta.rules_version", meta), ("meta.config.rules_version", meta["config"])):
+        if holder.get("rules_version", RULES_VERSION) != RULES_VERSION:
+            raise InvalidInputError(f"{source}: field {where} is {holder.get('rules_version')!r}; this program "
+                                    f"implements rules version {RULES_VERSION}")
     try:
         game = game_from_config(meta["config"])
     except (NochmalError, KeyError, TypeError) as err:

@@ -29,12 +29,12 @@ def make_game(mode: str, players: int | None = None, mission: int | None = None,
     if mode == "solo":
         return SoloGame(sheets or ["standard"])
     if mode == "base":
-        n = players or 2
+        n = 2 if players is None else players
         return BaseGame(sheets or ["standard"] * n)
     if mode == "coop":
         from .coop import CoopGame
 
-        return CoopGame.create(players=players or 3, mission=mission or 1, sheets=sheets, tableau=tableau)
+        return CoopGame.create(players=3 if players is None else players, mission=1 if mission is None else mission, sheets=sheets, tableau=tableau)
     raise InvalidInputError(f"unknown mode {mode!r}: solo, base, coop")
 
 

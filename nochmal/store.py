@@ -182,6 +182,14 @@ def _load_object(text: Any, what: str) -> dict:
     return value
 
 
+def _new_game_id() -> str:
+    """8 url-safe characters that never start with '-' (command lines would take it for an option)."""
+    gid = secrets.token_urlsafe(6)
+    while gid[0] in "-_":
+        gid = secrets.token_urlsafe(6)
+    return gid
+
+
 def _utc_stamp() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds")
 
@@ -424,7 +432,7 @@ class GameStore:
         if explicit:
             self._check_game_id(game_id)
         for _ in range(20):
-            gid = game_id if explicit else secrets.token_urlsafe(6)
+            gid = game_id if explicit else _new_game_id()
             with self._transaction(write=True) as conn:
                 if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (gid,)).fetchone():
                     if explicit:

@@ -1,0 +1,10 @@
+"""nochmal app entry point: only routes pages (they live in nochmal/ui/pages/)."""
+
+import streamlit as st
+
+from nochmal.ui import layout
+
+layout.setup_page()
+page = st.navigation(layout.pages())
+layout.sidebar()
+page.run()

@@ -1,0 +1,48 @@
+"""Page setup, navigation and the shared sidebar."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from . import state
+
+PAGES_DIR = Path(__file__).resolve().parent / "pages"
+
+CSS = """
+<style>
+/* keep grids of cell buttons on one line, even at phone width */
+div[data-testid="stHorizontalBlock"]:has(> div .nm-cellrow) { flex-wrap: nowrap !important; gap: 2px !important; }
+.nm-sheet { border-collapse: separate; border-spacing: 2px; font-family: sans-serif; }
+</style>
+"""
+
+
+def setup_page() -> None:
+    st.set_page_config(page_title="nochmal — co-op mission leader", page_icon="🎲", layout="wide")
+    state.init()
+    st.markdown(CSS, unsafe_allow_html=True)
+
+
+def pages() -> list:
+    return [
+        st.Page(str(PAGES_DIR / "start.py"), title="Start", icon="🏁", url_path="start", default=True),
+        st.Page(str(PAGES_DIR / "table.py"), title="Table", icon="🎲", url_path="table"),
+        st.Page(str(PAGES_DIR / "history.py"), title="History", icon="📜", url_path="history"),
+        st.Page(str(PAGES_DIR / "sheets.py"), title="Sheets", icon="🗺️", url_path="sheets"),
+        st.Page(str(PAGES_DIR / "tableaus.py"), title="Tableaus", icon="🎯", url_path="tableaus"),
+    ]
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        st.toggle("Colour-blind mode (letters on cells)", key="colourblind")
+        opened = state.open_game()
+        if opened is not None:
+            ses, access = opened
+            st.caption(f"Game **{ses.title}** · id `{ses.game_id}`")
+            if access == "host":
+                st.caption(f"Join code for other devices: **{ses.meta.get('join_code')}**")
+            elif state.my_seat() is not None:
+                st.caption(f"This device plays seat {state.my_seat() + 1}: {ses.seat_names[state.my_seat()]}")

@@ -1,0 +1,134 @@
+"""Table: the main screen — turn track, dice, every seat's sheet, the move entry, penalties,
+mission progress, undo and the outcome."""
+
+import streamlit as st
+
+from nochmal import tableview as tv
+from nochmal.errors import NochmalError
+from nochmal.game import CHANCE, TEAM
+from nochmal.store import ConflictError, StoreError
+from nochmal.ui import state, widgets
+
+ss = st.session_state
+
+
+def _let_bots_play() -> None:
+    def do(ses, access):
+        n = tv.play_bots(ses)
+        return f"Bots made {n} move{'s' * (n != 1)}." if n else "No bot has to move now."
+
+    widgets.run_action(do)
+
+
+widgets.follow_goto()
+ses, access = widgets.game_or_stop()
+names = ses.seat_names
+n_seats = ses.game.n_seats
+bots = ses.meta.get("bots") or [None] * n_seats
+kind = ses.meta.get("kind", "companion")
+device_seat = state.my_seat()
+colourblind = bool(ss.get("colourblind"))
+mode = ses.game.mode
+
+st.subheader(ses.title)
+facts = [{"coop": "co-op", "base": "base game", "solo": "solo"}[mode], kind]
+if mode == "coop":
+    facts.append(f"mission {ses.game.mission.id} — {ses.game.mission.name}")
+facts.append("this device: " + ("host, enters for every seat" if access == "host" else
+                                f"seat {device_seat + 1} ({names[device_seat]})" if device_seat is not None
+                                else "joined, no seat yet"))
+st.caption(" · ".join(facts))
+if access == "seat" and device_seat is None:
+    with st.container(border=True):
+        widgets.seat_claim(ses)
+
+# ---- bots (digital games) ----------------------------------------------------------------
+if kind == "digital" and any(bots) and not ses.state.is_terminal():
+    auto = st.toggle("Bots play automatically", key="auto-bots")
+    if auto and tv.bot_to_move(ses.state, bots, kind) is not None:
+        with st.spinner("Bots are playing…"):
+            try:
+                tv.play_bots(ses)
+            except ConflictError:
+                ses.refresh()
+                st.warning(widgets.CONFLICT_TEXT)
+            except (NochmalError, StoreError) as err:
+                st.error(f"A bot could not move: {err}")
+    elif not auto:
+        st.button("Let bots play", key="bots-btn", icon="🤖", on_click=_let_bots_play,
+                  disabled=tv.bot_to_move(ses.state, bots, kind) is None)
+
+gs = ses.state  # the position (after any bot moves)
+events = ses.events
+
+# ---- where we are ------------------------------------------------------------------------
+if mode == "coop":
+    widgets.turn_track(gs, names)
+elif mode == "solo":
+    st.markdown(f"**Roll {min(gs.roll_index + 1, ses.game.n_rolls)} of {ses.game.n_rolls}**")
+else:
+    st.markdown(f"**Roll {gs.roll_index + 1}** · active: {widgets.seat_label(names, gs.active)}")
+
+state.show_flash()
+entry_seat = None
+
+if gs.is_terminal():
+    widgets.outcome_panel(gs, names)
+elif gs.current_player() == TEAM:
+    if access == "host" or device_seat is not None:
+        widgets.decision_panel(gs, names)
+    else:
+        st.info("The team decides a penalty now.")
+elif gs.current_player() == CHANCE:
+    nc, nn = ses.game.dice_in_play(gs)
+    roller = widgets.seat_label(names, gs.active)
+    allowed = access == "host" or device_seat == gs.active
+    with st.container(border=True, key="dice-area"):
+        if kind == "digital":
+            if bots[gs.active]:
+                st.info(f"{roller} 🤖 rolls next.")
+            else:
+                st.markdown(f"**{roller}** is active and rolls ({nc} colour + {nn} number dice).")
+                widgets.roll_button(allowed, widgets.roll_key(gs))
+        else:
+            st.caption(f"{roller} is active and rolls {nc} colour + {nn} number dice.")
+            widgets.dice_entry(nc, nn, allowed, widgets.roll_key(gs))
+else:
+    with st.container(border=True, key="dice-area"):
+        widgets.dice_panel(gs, names, bots, events)
+    deciding = tv.seats_to_decide(gs)
+    mine = [s for s in deciding if tv.can_enter(access, device_seat, s) and not bots[s]]
+    if mine:
+        if len(mine) > 1:
+            if ss.get("entry-seat") not in mine:
+                ss["entry-seat"] = mine[0]
+            entry_seat = st.segmented_control("Entering for", mine, key="entry-seat", required=True,
+                                              format_func=lambda s: widgets.seat_label(names, s))
+            if entry_seat is None:
+                entry_seat = mine[0]
+        else:
+            entry_seat = mine[0]
+        ctx = f"{ses.game_id}|{entry_seat}|{widgets.roll_key(gs)}"
+        if ss.get("sel-ctx") != ctx:  # a new roll or another seat: start a fresh selection
+            ss["sel-ctx"] = ctx
+            ss["selected_cells"] = []
+            widgets.reset_picks(entry_seat)
+        role = "active" if entry_seat == gs.active and gs.phase == "active" else "passive"
+        st.markdown(f"#### {widgets.seat_label(names, entry_seat)} decides ({role})")
+        widgets.move_controls(gs, entry_seat, names, colourblind)
+        st.html(widgets.seat_status_html(gs, entry_seat))
+    else:
+        waiting = ", ".join(widgets.seat_label(names, s) + (" 🤖" if bots[s] else "") for s in deciding)
+        st.info(f"Waiting for {waiting}.")
+
+# ---- every seat ----------------------------------------------------------------------------
+st.markdown("##### Sheets")
+widgets.seat_sheets(gs, names, bots, skip=entry_seat, recent=tv.recent_crosses(events, n_seats),
+                    colourblind=colourblind)
+
+if mode == "coop" and not gs.is_terminal():
+    with st.expander("Mission progress", expanded=True):
+        widgets.mission_panel(ses.game.progress(gs).to_json(), names)
+
+widgets.undo_button(ses, access)
+widgets.live_refresh(ses.game_id, ses.n_events)

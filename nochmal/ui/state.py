@@ -1,0 +1,123 @@
+"""Session state and the store, in one place.
+
+Session state holds only plain values (ids, codes, UI choices). The game itself lives in the
+store and is re-read (folded from its events) on every rerun, so a reload or a server restart
+loses nothing and entries from other devices show up. The open game is named in the URL
+(``?game=ID&code=CODE[&seat=N]``), so a reload keeps it.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import streamlit as st
+
+from ..errors import NochmalError
+from ..session import GameSession
+from ..store import GameStore, StoreError, default_store_path
+
+DEFAULTS = {
+    "colourblind": False,
+    "selected_cells": [],  # cell names being built into a move
+    "flash": None,  # (kind, text) shown once after a rerun
+    "my_games": [],  # games started on this device: {"id", "title", "code"} (session only)
+    "game_ref": None,  # the open game's {"game", "code", "seat"}: restores the URL after page switches
+    "auto-bots": True,  # digital games: bots play their seats without a click
+}
+
+
+def init() -> None:
+    for k, v in DEFAULTS.items():
+        if k not in st.session_state:
+            st.session_state[k] = list(v) if isinstance(v, list) else v
+    if "device" not in st.session_state:
+        st.session_state["device"] = uuid.uuid4().hex[:8]
+    _restore_url()
+
+
+def _restore_url() -> None:
+    """Switching pages clears the URL's query; put the open game back into it."""
+    ref = st.session_state.get("game_ref")
+    if ref and not st.query_params.get("game"):
+        for k, v in ref.items():
+            if v:
+                st.query_params[k] = v
+
+
+@st.cache_resource
+def _store(path: str) -> GameStore:
+    return GameStore(path)
+
+
+def store() -> GameStore:
+    """The embedded SQLite store ($NOCHMAL_DB or the user data folder)."""
+    return _store(str(os.environ.get("NOCHMAL_DB") or default_store_path()))
+
+
+def set_game(game_id: str | None, code: str | None = None, seat: int | None = None) -> None:
+    qp = st.query_params
+    for k in ("game", "code", "seat"):
+        if k in qp:
+            del qp[k]
+    if game_id:
+        qp["game"] = game_id
+        if code:
+            qp["code"] = code
+        if seat is not None:
+            qp["seat"] = str(seat + 1)
+    st.session_state["game_ref"] = (
+        {"game": game_id, "code": code or "", "seat": str(seat + 1) if seat is not None else ""} if game_id else None)
+    st.session_state["selected_cells"] = []
+
+
+def remember_game(game_id: str, title: str, code: str) -> None:
+    """Keep a game started (or imported) on this device in the session's list."""
+    mine = [g for g in st.session_state.get("my_games", []) if g["id"] != game_id]
+    st.session_state["my_games"] = [{"id": game_id, "title": title, "code": code}] + mine
+
+
+def forget_game(game_id: str) -> None:
+    st.session_state["my_games"] = [g for g in st.session_state.get("my_games", []) if g["id"] != game_id]
+    ref = st.session_state.get("game_ref")
+    if ref and ref.get("game") == game_id:
+        set_game(None)
+
+
+def my_seat() -> int | None:
+    """The seat this device claimed (a joined device), None for the host or nobody."""
+    s = st.query_params.get("seat")
+    return int(s) - 1 if s and s.isdigit() else None
+
+
+def open_game() -> tuple[GameSession, str] | None:
+    """The game named in the URL and what this device may do with it, or None."""
+    gid = st.query_params.get("game")
+    if not gid:
+        return None
+    try:
+        ses = GameSession.load(store(), gid)
+    except (StoreError, NochmalError):
+        return None
+    access = ses.access(st.query_params.get("code"))
+    if access is None:
+        return None
+    st.session_state["game_ref"] = {k: st.query_params.get(k, "") for k in ("game", "code", "seat")}
+    return ses, access
+
+
+def goto(page: str) -> None:
+    """Ask the page to switch to ``page`` ("start", "table", "history") after this callback."""
+    st.session_state["goto"] = page
+
+
+def flash(kind: str, text: str) -> None:
+    st.session_state["flash"] = (kind, text)
+
+
+def show_flash() -> None:
+    f = st.session_state.get("flash")
+    if f:
+        kind, text = f
+        getattr(st, kind, st.info)(text)
+        st.session_state["flash"] = None
