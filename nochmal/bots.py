@@ -220,19 +220,7 @@ def greedy_policy(state, rng: random.Random):
     if bias is not None and TEAM_ACTIVE and seat == state.active and state.phase == "active" \
             and state.game.n_seats > 1 and state.game.sets_aside(state):
         return team_active_choice(state, w, bias)
-    view = seat_view(state, seat, w, bias)
-    best, best_v = None, -w.fail
-    memo: dict[int, float] = {}
-    jw = w.joker
-    for cdie, ndie, colour, masks in state.legal_actions()._groups:
-        cost = jw * ((cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER))
-        for m in masks:
-            v = memo.get(m)
-            if v is None:
-                v = memo[m] = score_cells(view, colour, m, w)
-            v -= cost
-            if v > best_v:
-                best, best_v = (cdie, ndie, colour, m), v
+    _, best = _best_for_dice(state, seat, w, bias, *state.dice_for(seat))
     return PASS if best is None else Cross(*best)
 
 

@@ -24,14 +24,6 @@ from nochmal.policies import random_policy
 SEEDS = (0, 1, 2)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _isolated_home(tmp_path_factory):
-    """Shipped data only: no user tableaus / boards of the machine running the tests."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("NOCHMAL_HOME", str(tmp_path_factory.mktemp("home")))
-        yield
-
-
 def eager_policy(state, rng):
     """Random among the crosses; pass only without one; team decisions at random."""
     acts = state.legal_actions()

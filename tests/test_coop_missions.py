@@ -33,14 +33,6 @@ from nochmal.moves import PASS, Cross
 Y, G, B, R, O = range(5)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _isolated_home(tmp_path_factory):
-    """Shipped data only: no user tableaus / boards of the machine running the tests."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("NOCHMAL_HOME", str(tmp_path_factory.mktemp("home")))
-        yield
-
-
 # --------------------------------------------------------------------------- helpers
 def M(cells: str) -> int:
     return mask_of(cells.split())

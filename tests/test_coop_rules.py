@@ -44,14 +44,6 @@ X = 5  # colour joker
 Q = 0  # number joker "?"
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _isolated_home(tmp_path_factory):
-    """Shipped data only: no user tableaus / boards of the machine running the tests."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("NOCHMAL_HOME", str(tmp_path_factory.mktemp("home")))
-        yield
-
-
 # --------------------------------------------------------------------------- helpers
 def M(cells: str) -> int:
     return mask_of(cells.split())

@@ -37,14 +37,6 @@ from nochmal.store import GameStore
 ALL_KINDS = {"roll", "cross", "pass", "strike_jokers", "remove_die", "undo"}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _isolated_home(tmp_path_factory):
-    """Shipped data only: no user tableaus / boards of the machine running the tests."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("NOCHMAL_HOME", str(tmp_path_factory.mktemp("home")))
-        yield
-
-
 def hard_game(players: int = 2) -> CoopGame:
     """Interim goals nobody meets: both team decisions come up."""
     data = get_tableau(players).model_dump(mode="json")

@@ -40,14 +40,6 @@ def _load_writer():
 writer = _load_writer()
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _isolated_home(tmp_path_factory):
-    """Shipped data only: no user tableaus / boards of the machine running the tests."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("NOCHMAL_HOME", str(tmp_path_factory.mktemp("home")))
-        yield
-
-
 def stored_actions(store: GameStore, gid: str) -> list[dict]:
     return [action_to_json(action_of(parse_event(e, i))) for i, e in enumerate(store.events(gid))]
 
