@@ -22,12 +22,11 @@ from .dice import remove_faces
 from .moves import PASS, Cross, move_groups
 
 # --------------------------------------------------------------------------- precomputation
-_SUBSET_INFO: dict = {}  # (sheet id, mask) -> (column counts, row counts, stars, size)
-
-
 def _subset_info(sheet, mask: int):
-    key = (sheet.id, mask)
-    info = _SUBSET_INFO.get(key)
+    """(column counts, row counts, stars, size, neighbour mask) of a cell set; memoised on the sheet (a pure
+    function of the sheet's fixed geometry)."""
+    memo = sheet.bot_memo
+    info = memo.get(mask)
     if info is None:
         cols: dict[int, int] = {}
         rows: dict[int, int] = {}
@@ -38,9 +37,26 @@ def _subset_info(sheet, mask: int):
             cols[i % N_COLS] = cols.get(i % N_COLS, 0) + 1
             rows[i // N_COLS] = rows.get(i // N_COLS, 0) + 1
             m ^= low
-        info = (tuple(cols.items()), tuple(rows.items()), (mask & sheet.star_mask).bit_count(), mask.bit_count())
-        _SUBSET_INFO[key] = info
+        info = memo[mask] = (tuple(cols.items()), tuple(rows.items()), (mask & sheet.star_mask).bit_count(),
+                             mask.bit_count(), neighbours(mask))
     return info
+
+
+def _gain_table(total: int, power: float) -> tuple[tuple[float, ...], ...]:
+    """gain[n][k] = ((n+k)/total)^power - (n/total)^power: progress shaping, precomputed."""
+    return tuple(tuple(((n + k) / total) ** power - (n / total) ** power if n + k <= total else 0.0
+                       for k in range(6)) for n in range(total + 1))
+
+
+_GAINS: dict[tuple[int, float], tuple] = {}
+
+
+def gains(total: int, power: float):
+    key = (total, power)
+    g = _GAINS.get(key)
+    if g is None:
+        g = _GAINS[key] = _gain_table(total, power)
+    return g
 
 
 @dataclass(frozen=True)
@@ -63,7 +79,7 @@ BASE_WEIGHTS = Weights(column=2.0, colour=0.375, star=3.0, joker=3.0, power=6.0,
 class SeatView:
     """What the heuristic needs about one seat, computed once per decision."""
 
-    __slots__ = ("sheet", "crossed", "reach", "col_n", "colour_n", "row_n", "col_val", "colour_val", "row_val",
+    __slots__ = ("g7", "g15", "g21", "sheet", "crossed", "reach", "col_n", "colour_n", "row_n", "col_val", "colour_val", "row_val",
                  "star_val", "nf_val")
 
     def __init__(self, state, seat: int, w: Weights, mission_bias=None) -> None:
@@ -72,6 +88,7 @@ class SeatView:
         crossed = s.crossed
         self.sheet = sh
         self.crossed = crossed
+        self.g7, self.g15, self.g21 = gains(7, w.power), gains(15, w.power), gains(21, w.power)
         self.reach = ~(crossed | neighbours(crossed) | sh.start_mask) & FULL  # free cells not yet reachable
         self.col_n = [(crossed & cm).bit_count() for cm in COLUMN_MASKS]
         self.colour_n = [(crossed & cm).bit_count() for cm in sh.colour_masks]
@@ -91,37 +108,30 @@ class SeatView:
             mission_bias(state, seat, self, w)
 
 
-def _progress(n_before: int, k: int, total: int, power: float) -> float:
-    return ((n_before + k) / total) ** power - (n_before / total) ** power
-
-
 def score_cells(view: SeatView, colour: int, cells: int, w: Weights) -> float:
     """Heuristic value of crossing ``cells`` (of ``colour``), "!" cost not included."""
-    cols, rows, stars, size = _subset_info(view.sheet, cells)
-    p = w.power
+    cols, rows, stars, size, nb = _subset_info(view.sheet, cells)
     v = w.cell * size + view.star_val * stars
     if w.expand:
-        v += w.expand * (neighbours(cells) & view.reach).bit_count()
+        v += w.expand * (nb & view.reach).bit_count()
     if w.flex:
         crossed = view.crossed | cells
         front = (neighbours(crossed) | view.sheet.start_mask) & ~crossed
         v += w.flex * sum(1 for cm in view.sheet.colour_masks if front & cm)
-    col_val, col_n = view.col_val, view.col_n
+    col_val, col_n, g7 = view.col_val, view.col_n, view.g7
     for c, k in cols:
         val = col_val[c]
         if val:
-            n = col_n[c]
-            v += w.column * val * (((n + k) / 7) ** p - (n / 7) ** p)
+            v += w.column * val * g7[col_n[c]][k]
     cv = view.colour_val[colour]
     if cv:
-        n = view.colour_n[colour]
-        v += w.colour * cv * (((n + size) / 21) ** p - (n / 21) ** p)
+        v += w.colour * cv * view.g21[view.colour_n[colour]][size]
     if w.row:
+        g15 = view.g15
         for r, k in rows:
             rv = view.row_val[r]
             if rv:
-                n = view.row_n[r]
-                v += w.row * rv * (((n + k) / 15) ** p - (n / 15) ** p)
+                v += w.row * rv * g15[view.row_n[r]][k]
     return v
 
 

@@ -227,6 +227,7 @@ class Sheet:
         self._scan = tuple((b.colour, b.mask, b) for b in self.blocks)
         self.number_fields = tuple((f.number, f.square()) for f in (spec.coop.number_fields if spec.coop else ()))
         self.warnings: list[Violation] = check_invariants(spec) if spec.provenance == "user" else []
+        self.bot_memo: dict = {}  # the bots' per-cell-set facts (nochmal.bots), filled lazily
 
     def __repr__(self) -> str:
         return f"Sheet({self.id!r})"
