@@ -18,6 +18,17 @@ REASON_SHORT = {
 }
 
 
+#: One colour per ending: a win green, the two failed-roll endings red/orange, running out of turns grey.
+REASON_COLOURS = {
+    "won": "#2e9e44",
+    "third failed roll": "#d62728",
+    "failed roll at the final check": "#ff7f0e",
+    "mission not done after 27 turns": "#8c8c8c",
+}
+#: One colour per player count (1-6), shared by its points and its goals.
+PLAYER_COLOURS = ("#1f77b4", "#9467bd", "#d62728", "#2ca02c", "#ff7f0e", "#17becf")
+
+
 def _coop(df: pd.DataFrame) -> pd.DataFrame:
     need = {"mission", "players", "won", "policy"}
     missing = need - set(df.columns)
@@ -54,7 +65,7 @@ def win_rate_heatmap(df: pd.DataFrame, policy: str | None = None) -> go.Figure:
                                colorbar={"title": "win rate", "tickformat": ".0%"},
                                hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
     fig.update_layout(title=f"Win rate by mission and player count ({policy}, 95% intervals)",
-                      xaxis_title="mission", yaxis_title="players", height=420)
+                      xaxis_title="mission", yaxis_title="players", height=max(320, 140 + 75 * len(players)))
     return fig
 
 
@@ -67,7 +78,7 @@ def loss_reasons(df: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     for why in share.columns:
         fig.add_bar(x=[f"M{m}" for m in share.index], y=share[why], name=why,
-                    hovertemplate=f"{why}: %{{y:.0%}}<extra></extra>")
+                    marker_color=REASON_COLOURS.get(why), hovertemplate=f"{why}: %{{y:.0%}}<extra></extra>")
     fig.update_layout(barmode="stack", title="How games ended, by mission", yaxis_tickformat=".0%",
                       xaxis_title="mission", yaxis_title="share of games", height=400)
     return fig
@@ -87,12 +98,15 @@ def points_vs_goals(df: pd.DataFrame) -> go.Figure:
                 med.append(col.median())
                 lo.append(col.median() - col.quantile(0.25))
                 hi.append(col.quantile(0.75) - col.median())
-        fig.add_scatter(x=xs, y=med, mode="lines+markers", name=f"{n} pl. points",
-                        error_y={"type": "data", "array": hi, "arrayminus": lo})
+        colour = PLAYER_COLOURS[(int(n) - 1) % len(PLAYER_COLOURS)]
+        fig.add_scatter(x=xs, y=med, mode="lines+markers", name=f"{n} pl. points", line={"color": colour},
+                        error_y={"type": "data", "array": hi, "arrayminus": lo, "color": colour})
         tab = get_tableau(int(n))
+        # the goals in the same colour, dotted, with hollow diamonds: visible next to the points
         fig.add_scatter(x=[10, 19, 27], y=[tab.value("goal_10"), tab.value("goal_19"), tab.value("goal_27")],
-                        mode="markers", marker={"symbol": "line-ew-open", "size": 18}, name=f"{n} pl. goal",
-                        hovertemplate="goal %{y}<extra></extra>")
+                        mode="lines+markers", line={"color": colour, "dash": "dot", "width": 2},
+                        marker={"symbol": "diamond-open", "size": 12, "line": {"width": 2}, "color": colour},
+                        name=f"{n} pl. goal", hovertemplate=f"{n} pl. goal after turn %{{x}}: %{{y}}<extra></extra>")
     fig.update_layout(title="Team points at the interim checks (median, quartiles) against the goals",
                       xaxis={"title": "turn", "tickvals": [10, 19, 27]}, yaxis_title="team points", height=420)
     return fig
@@ -120,7 +134,10 @@ def cell_frequency(df: pd.DataFrame, sheet_id: str) -> go.Figure:
     counts = [[0] * N_COLS for _ in range(N_ROWS)]
     seats = 0
     for sheets, crossed in zip(df["sheets"], df["crossed"]):
-        for sid, cells in zip(str(sheets).split(","), str(crossed).split(";")):
+        if pd.isna(sheets):
+            continue
+        crossed = "" if pd.isna(crossed) else str(crossed)  # a CSV reads an empty field back as NaN
+        for sid, cells in zip(str(sheets).split(","), crossed.split(";")):
             if sid != sheet_id:
                 continue
             seats += 1
@@ -185,3 +202,100 @@ def tableau_win_rates(df: pd.DataFrame) -> go.Figure:
         fig.add_bar(x=[f"M{m}" for m in sub["mission"]], y=sub["won"], name=tab)
     fig.update_layout(barmode="group", title="Win rate by tableau", yaxis_tickformat=".0%", height=380)
     return fig
+
+
+# --------------------------------------------------------------------------- results files
+#: Columns every figure needs; without them a file is not the output of ``nochmal sweep``.
+RESULT_COLUMNS = ("mission", "players", "policy", "won", "reason", "turns")
+
+
+def check_results(df: pd.DataFrame) -> pd.DataFrame:
+    """A sweep's results, checked and with ``won`` as booleans; ``ValueError`` with a plain
+    message if the table is not a co-op sweep (missing columns, impossible values, no rows)."""
+    if not isinstance(df, pd.DataFrame) or df.empty:
+        raise ValueError("the results hold no games")
+    missing = [c for c in RESULT_COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"not results of `nochmal sweep`: no column(s) {', '.join(missing)}")
+    out = df.copy()
+    for col, lo, hi in (("players", 1, 6), ("mission", 1, 5), ("turns", 0, 27)):
+        num = pd.to_numeric(out[col], errors="coerce")
+        bad = num.isna() | (num != num.round()) | (num < lo) | (num > hi)
+        if bad.any():
+            i = int(bad.to_numpy().nonzero()[0][0])
+            raise ValueError(f"column {col}, row {i + 1}: {_plain(out[col].iloc[i])!r} is not a whole number "
+                             f"from {lo} to {hi}")
+        out[col] = num.astype(int)
+    won = out["won"].map(lambda v: {"true": True, "false": False, "1": True, "0": False}.get(str(v).strip().lower()))
+    if won.isna().any():
+        i = int(won.isna().to_numpy().nonzero()[0][0])
+        raise ValueError(f"column won, row {i + 1}: {_plain(out['won'].iloc[i])!r} is not True or False")
+    out["won"] = won.astype(bool)
+    out["policy"] = out["policy"].astype(str)
+    out["reason"] = out["reason"].astype(str)
+    return out
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (for messages)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def read_results_bytes(data: bytes, name: str) -> pd.DataFrame:
+    """Results uploaded as bytes (a ``.csv`` or ``.parquet`` file written by ``nochmal sweep``),
+    checked by :func:`check_results`; ``ValueError`` naming the file if they cannot be used."""
+    import io
+
+    suffix = str(name).lower().rsplit(".", 1)[-1] if "." in str(name) else ""
+    try:
+        if suffix == "csv":
+            df = pd.read_csv(io.BytesIO(data))
+        elif suffix == "parquet":
+            df = pd.read_parquet(io.BytesIO(data))
+        else:
+            raise ValueError("use a .csv or .parquet results file")
+    except ValueError as err:
+        raise ValueError(f"{name}: cannot read results: {err}") from None
+    except Exception as err:  # pandas/pyarrow raise many kinds for a damaged file
+        raise ValueError(f"{name}: cannot read results: {err}") from None
+    try:
+        return check_results(df)
+    except ValueError as err:
+        raise ValueError(f"{name}: {err}") from None
+
+
+def sheets_in(df: pd.DataFrame) -> list[str]:
+    """The sheet ids played in the results (for choosing a sheet of :func:`cell_frequency`)."""
+    if "sheets" not in df.columns:
+        return []
+    ids = {sid for v in df["sheets"].dropna() for sid in str(v).split(",") if sid}
+    return sorted(ids)
+
+
+def results_provenance(df: pd.DataFrame) -> pd.DataFrame:
+    """Where the numbers come from, one row per player count: the tableau(s) the games used and
+    their provenance, the policies (bots) that played, and the number of games."""
+    d = _coop(df)
+    rows = []
+    for n in sorted(d["players"].unique()):
+        sub = d[d["players"] == n]
+        if "tableau" in sub.columns:
+            prov = sub["tableau_provenance"] if "tableau_provenance" in sub.columns else pd.Series("?", index=sub.index)
+            tabs = sorted({f"{t} ({p})" for t, p in zip(sub["tableau"].astype(str), prov.astype(str))})
+        else:
+            tabs = ["?"]
+        rows.append({"players": int(n), "tableau (provenance)": ", ".join(tabs),
+                     "policies": ", ".join(sorted(sub["policy"].astype(str).unique())),
+                     "missions": ", ".join(f"M{m}" for m in sorted(sub["mission"].unique())),
+                     "games": int(len(sub))})
+    return pd.DataFrame(rows, columns=["players", "tableau (provenance)", "policies", "missions", "games"])
+
+
+def players_with_several_tableaus(df: pd.DataFrame) -> list[int]:
+    """Player counts whose games used more than one tableau (e.g. yours and the stand-in)."""
+    if "tableau" not in df.columns:
+        return []
+    prov = df["tableau_provenance"].astype(str) if "tableau_provenance" in df.columns else ""
+    key = df["tableau"].astype(str) + "|" + prov
+    counts = key.groupby(df["players"]).nunique()
+    return sorted(int(n) for n, k in counts.items() if k > 1)

@@ -167,10 +167,13 @@ def run_sweep(spec: SweepSpec, parts_dir: str | Path, *, workers: int | None = N
             for c in todo:
                 finished(c, run_chunk(c))
         else:
-            with ProcessPoolExecutor(max_workers=workers or os.cpu_count()) as pool:
+            pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count())
+            try:
                 futs = {pool.submit(run_chunk, c): c for c in todo}
                 for f in as_completed(futs):
                     finished(futs[f], f.result())
+            finally:  # interrupted (e.g. the page reran): drop the chunks not started yet
+                pool.shutdown(wait=True, cancel_futures=True)
     rows = [r for c in chunks for r in results[c.key]]
     return rows
 

@@ -32,6 +32,7 @@ def pages() -> list:
         st.Page(str(PAGES_DIR / "history.py"), title="History", icon="📜", url_path="history"),
         st.Page(str(PAGES_DIR / "sheets.py"), title="Sheets", icon="🗺️", url_path="sheets"),
         st.Page(str(PAGES_DIR / "tableaus.py"), title="Tableaus", icon="🎯", url_path="tableaus"),
+        st.Page(str(PAGES_DIR / "dashboard.py"), title="Analytics", icon="📊", url_path="analytics"),
     ]
 
 
