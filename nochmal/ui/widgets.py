@@ -674,3 +674,149 @@ def follow_goto() -> None:
     target = st.session_state.pop("goto", None)
     if target:
         st.switch_page(PAGES_DIR / f"{target}.py", query_params=st.query_params.to_dict())
+
+
+# --------------------------------------------------------------------------- team plan
+PLAN_FIELDS = (("colours", "colours"), ("rows", "rows"), ("star_columns", "star columns"),
+               ("number_fields", "number fields"), ("columns", "columns (in order)"))
+
+
+def team_plan_rows(plan: dict, names: list[str], bots: list | None = None) -> list[dict]:
+    """The team plan as table rows: seat -> its targets (only the kinds the mission has)."""
+    seats = plan["seats"]
+    used = [(k, label) for k, label in PLAN_FIELDS if any(s[k] for s in seats)]
+    rows = []
+    for s in seats:
+        i = s["seat"]
+        name = names[i] if i < len(names) else ""
+        # seat number and name in two cells ("1. Ada" would be drawn as a Markdown list)
+        row = {"seat": i + 1, "player": name + (" 🤖" if bots and i < len(bots) and bots[i] else "")}
+        for k, label in used:
+            vals = [str(v) for v in s[k]]
+            row[label] = ("-".join(vals) if k == "columns" else ", ".join(vals)) or "—"
+        rows.append(row)
+    return rows
+
+
+def _md_cell(value) -> str:
+    return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def team_plan_markdown(rows: list[dict]) -> str:
+    """The plan's rows as a Markdown table (not ``st.table``: the pages' tables keep their order)."""
+    if not rows:
+        return ""
+    head = list(rows[0])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(_md_cell(r[h]) for h in head) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def team_plan_panel(plan: dict, names: list[str], *, digital: bool = False, bots: list | None = None) -> None:
+    """Who aims at what for the mission (``nochmal.plan.team_plan``): the notes and a table."""
+    st.markdown("\n".join(f"- {note}" for note in plan["notes"]) or "- nothing to divide for this mission")
+    st.markdown(team_plan_markdown(team_plan_rows(plan, names, bots)))
+    if digital:
+        st.caption("🤖 Bots in this game follow this plan: their own targets count most for them, what the team "
+                   "still needs a little.")
+    else:
+        st.caption("A suggestion: each seat gets the targets its own sheet makes easiest (nearest the start column), "
+                   "and no target twice while another seat is free.")
+
+
+# --------------------------------------------------------------------------- advisor
+ADVICE_CACHE = "advice-cache"
+
+
+def selection_ctx(game_id: str, seat: int, st_) -> str:
+    """Names the move being built (game, seat, roll): when it changes, the selection restarts."""
+    return f"{game_id}|{seat}|{roll_key(st_)}"
+
+
+def _use_suggestion(seat: int, cells: list[str], cdie, ndie, colour, ctx: str, text: str) -> None:
+    """Fill the suggested move in (cells and dice pickers); the player still presses Cross."""
+    ss = st.session_state
+    ss["entry-seat"] = seat
+    ss["sel-ctx"] = ctx  # keeps the page from starting a fresh selection for this seat
+    kc, kn, kcol = _pick_keys(seat)
+    if cells:
+        ss["selected_cells"] = list(cells)
+        ss[kc], ss[kn] = cdie, ndie
+        ss[kcol] = colour if cdie == COLOUR_JOKER else None
+        state.flash("info", f"Advisor's move filled in: {text}. Press **Cross** to enter it.")
+    else:
+        ss["selected_cells"] = []
+        reset_picks(seat)
+        state.flash("info", f"The advisor suggests: {text}. Press the {text} button to enter it.")
+
+
+def advice_for(ses, st_, seats: list[int]) -> dict[int, list]:
+    """Suggestions per seat, cached in the session per (game id, number of events, seat)."""
+    from ..advice import suggestions
+
+    cache = st.session_state.get(ADVICE_CACHE) or {}
+    cache = {k: v for k, v in cache.items() if k[:2] == (ses.game_id, ses.n_events)}  # drop old positions
+    todo = [s for s in seats if (ses.game_id, ses.n_events, s) not in cache]
+    if todo:
+        budget = min(1.0, max(0.5, 2.0 / len(seats)))  # several seats: share the time
+        with st.spinner("The advisor plays the game out with each candidate move…"):
+            for seat in todo:
+                cache[(ses.game_id, ses.n_events, seat)] = suggestions(st_, seat, k=3, rng_seed=ses.n_events,
+                                                                       budget=budget)
+    st.session_state[ADVICE_CACHE] = cache
+    return {s: cache[(ses.game_id, ses.n_events, s)] for s in seats}
+
+
+def suggestion_markdown(sug, coop: bool) -> str:
+    if sug.is_pass:
+        move = "🟥 **failed roll**" if coop else "⏭️ **pass**"
+    else:
+        a = sug.action
+        dice = colour_face_label(a.colour_die) + (f" as {COLOURS[a.colour]}" if a.colour_die == COLOUR_JOKER else "")
+        num = number_face_label(a.number_die) + (f" as {a.count}" if a.number_die == NUMBER_JOKER else "")
+        move = f"{colour_label(a.colour)} **{'-'.join(sug.cells)}** · dice {dice} + **{num}**"
+    if sug.win_chance is not None:
+        est = f"win chance **{round(100 * sug.win_chance)}%**"
+        if sug.mission_share is not None and sug.win_chance < 1:
+            est += f" · mission {round(100 * sug.mission_share)}% done on average"
+    else:
+        est = f"estimated final score **{sug.est_score:.1f}**"
+    return f"{move}  \n{est} ({sug.rollouts} rollouts) — {sug.reason}"
+
+
+def advisor_panel(ses, st_, seats: list[int], names: list[str]) -> None:
+    """The advisor (off by default): for each seat this device enters for, the three best
+    moves of this roll with their estimate and reason, each with a "Use" button."""
+    on = st.toggle("Advisor: the best moves for this roll", key="advisor-on",
+                   help="Suggests three moves per seat, each with its estimated win chance (co-op) or final score, "
+                        "from games played out by the greedy bots. Takes a second or two per roll.")
+    if not on:
+        return
+    if not seats:
+        st.caption("The advisor has nothing to suggest to this device now (no seat of it decides).")
+        return
+    coop = st_.game.mode == "coop"
+    try:
+        by_seat = advice_for(ses, st_, seats)
+    except NochmalError as err:
+        st.error(f"The advisor could not look at this position: {err}")
+        return
+    with st.container(border=True, key="advisor"):
+        for seat in seats:
+            role = "active" if seat == st_.active and st_.phase == "active" else "passive"
+            st.markdown(f"**Advisor — {seat_label(names, seat)}** ({role})")
+            ctx = selection_ctx(ses.game_id, seat, st_)
+            for i, sug in enumerate(by_seat[seat]):
+                cols = st.columns([9, 1], vertical_alignment="center")
+                cols[0].markdown(f"**{i + 1}.** " + suggestion_markdown(sug, coop))
+                a = sug.action
+                if sug.is_pass:
+                    args = (seat, [], None, None, None, ctx, "Failed roll (C-FAIL)" if coop else "Pass")
+                else:
+                    args = (seat, list(sug.cells), a.colour_die, a.number_die, a.colour, ctx,
+                            f"{COLOURS[a.colour]} {'-'.join(sug.cells)}")
+                cols[1].button("Use", key=f"advise-{seat}-{i}", on_click=_use_suggestion, args=args,
+                               help="Fill this move in (cells and dice); you still press Cross")
+        what = "the share of those games the team won" if coop else "the seat's average final score in them"
+        st.caption(f"How: after each candidate move the greedy bots play the game to its end several times, "
+                   f"every move with the same dice; the estimate is {what}. Few rollouts: take it as a hint.")

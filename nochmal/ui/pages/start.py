@@ -6,6 +6,7 @@ from nochmal import policies
 from nochmal import tableview as tv
 from nochmal.coopdata import TABLEAU_KEYS, get_mission, get_tableau, load_missions
 from nochmal.errors import NochmalError
+from nochmal.plan import team_plan
 from nochmal.session import GameSession
 from nochmal.sheet import get_sheet, sheet_ids
 from nochmal.store import StoreError
@@ -125,6 +126,19 @@ def _delete() -> None:
     state.flash("success", f"Game {ses.title} ({gid}) deleted.")
 
 
+def _plan_preview(n: int, sheets: list, mission: int, kind: str) -> None:
+    """The team plan for the mission, players and sheets chosen so far (nochmal.plan)."""
+    names = [(ss.get(f"new-name-{i}") or "").strip() or f"Player {i + 1}" for i in range(n)]
+    bots = [kind == "digital" and ss.get(f"new-bot-{i}", "human") != "human" for i in range(n)]
+    with st.expander("Team plan for this mission", expanded=True):
+        try:
+            game = tv.make_game("coop", sheets, mission)
+        except NochmalError as err:
+            st.caption(f"No team plan for these choices: {err}")
+            return
+        widgets.team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
+
+
 # --------------------------------------------------------------------------- the page
 widgets.follow_goto()
 _defaults()
@@ -207,6 +221,7 @@ with tab_new:
                 st.warning("**Derived** values are stand-ins scaled from the rulebook's 3-player example — they are "
                            "not the printed tableau. If you own the game, enter the real values on the "
                            "**Tableaus** page (they become *user* values).")
+        _plan_preview(n, chosen, int(ss["new-mission"]), kind)
     if kind == "digital":
         st.text_input("Dice seed (optional, a whole number; blank = random)", key="new-seed")
     st.button("Create game", key="new-create", type="primary", icon="▶️", on_click=_create)

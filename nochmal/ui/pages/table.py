@@ -1,11 +1,12 @@
-"""Table: the main screen — turn track, dice, every seat's sheet, the move entry, penalties,
-mission progress, undo and the outcome."""
+"""Table: the main screen — turn track, team plan, dice, the advisor, every seat's sheet, the
+move entry, penalties, mission progress, undo and the outcome."""
 
 import streamlit as st
 
 from nochmal import tableview as tv
 from nochmal.errors import NochmalError
 from nochmal.game import CHANCE, TEAM
+from nochmal.plan import team_plan
 from nochmal.store import ConflictError, StoreError
 from nochmal.ui import state, widgets
 
@@ -21,6 +22,8 @@ def _let_bots_play() -> None:
 
 
 widgets.follow_goto()
+if "advisor-on" in ss:  # keep the advisor's switch while the page shows no roll to advise on
+    ss["advisor-on"] = ss["advisor-on"]
 ses, access = widgets.game_or_stop()
 names = ses.seat_names
 n_seats = ses.game.n_seats
@@ -69,6 +72,10 @@ elif mode == "solo":
 else:
     st.markdown(f"**Roll {gs.roll_index + 1}** · active: {widgets.seat_label(names, gs.active)}")
 
+if mode == "coop":
+    with st.expander("Team plan", expanded=gs.roll_index == 0 and not gs.is_terminal()):
+        widgets.team_plan_panel(team_plan(ses.game), names, digital=kind == "digital", bots=bots)
+
 state.show_flash()
 entry_seat = None
 
@@ -98,6 +105,7 @@ else:
         widgets.dice_panel(gs, names, bots, events)
     deciding = tv.seats_to_decide(gs)
     mine = [s for s in deciding if tv.can_enter(access, device_seat, s) and not bots[s]]
+    widgets.advisor_panel(ses, gs, mine, names)
     if mine:
         if len(mine) > 1:
             if ss.get("entry-seat") not in mine:
@@ -108,7 +116,7 @@ else:
                 entry_seat = mine[0]
         else:
             entry_seat = mine[0]
-        ctx = f"{ses.game_id}|{entry_seat}|{widgets.roll_key(gs)}"
+        ctx = widgets.selection_ctx(ses.game_id, entry_seat, gs)
         if ss.get("sel-ctx") != ctx:  # a new roll or another seat: start a fresh selection
             ss["sel-ctx"] = ctx
             ss["selected_cells"] = []
