@@ -284,7 +284,7 @@ class PlannerConfig:
     candidates: int = 6  # greedy's best moves considered (plus pass when it is not among them)
     rollouts: int = 24  # simulations per candidate (common random numbers across candidates)
     horizon: int | None = None  # rolls to simulate; None = to the end
-    budget_s: float | None = 0.9  # stop adding rollouts when the decision took this long
+    budget_s: float | None = 0.7  # stop adding rollouts once the decision took this long (a round may overrun)
 
 
 def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int | None = None):
@@ -315,7 +315,7 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
             st.apply(a, seat if seat >= 0 else None)
             totals[j] += rollout(st, random.Random(base_seed + n), seat_for_value, cfg.horizon)
         n += 1
-        if cfg.budget_s is not None and time.perf_counter() - t0 > cfg.budget_s and n >= 4:
+        if cfg.budget_s is not None and time.perf_counter() - t0 > cfg.budget_s and n >= 2:
             break
     res = [(a, totals[j] / n, n) for j, a in enumerate(cands)]
     order = {id(a): j for j, a in enumerate(cands)}
