@@ -79,16 +79,33 @@ class GameSession:
         code = code.strip().upper()
         if code == str(self.meta.get("host_code", "")).upper():
             return "host"
-        if code == str(self.meta.get("join_code", "")).upper():
+        if code == str(self.meta.get("join_code", "")).upper() or self.seat_of_code(code) is not None:
             return "seat"
         return None
 
-    def claim_seat(self, seat: int, device: str) -> None:
-        """Record that ``device`` plays ``seat`` (shown to the others)."""
+    def seat_of_code(self, code: str | None) -> int | None:
+        """The seat a seat code (handed out by :meth:`claim_seat`) belongs to, else None."""
+        if not code:
+            return None
+        code = code.strip().upper()
+        for seat, c in self.meta.get("seat_codes", {}).items():
+            if c == code:
+                return int(seat)
+        return None
+
+    def claim_seat(self, seat: int, device: str) -> str:
+        """``device`` plays ``seat``: returns the seat's own code, which lets a device enter
+        that seat's crosses and nothing else. Claiming a seat again (a phone was replaced)
+        hands out a new code; the old one stops working."""
+        if not 0 <= seat < self.game.n_seats:
+            raise InvalidInputError(f"seat {seat + 1} does not exist in this {self.game.n_seats}-seat game")
         claims = dict(self.meta.get("claims", {}))
+        codes = dict(self.meta.get("seat_codes", {}))
         claims[str(seat)] = device
-        self.meta = dict(self.meta, claims=claims)
+        codes[str(seat)] = new_join_code() + new_join_code()
+        self.meta = dict(self.meta, claims=claims, seat_codes=codes)
         self.store.update_meta(self.game_id, self.meta)
+        return codes[str(seat)]
 
     # ---- reading -------------------------------------------------------------
     @property

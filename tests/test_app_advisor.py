@@ -163,9 +163,9 @@ def test_passive_seats_each_get_advice_and_use_switches_the_entry_seat(env):
 
 def test_a_joined_device_gets_advice_only_for_its_own_seat(env):
     ses = make(env)
-    ses.claim_seat(1, "other-device")
+    code = ses.claim_seat(1, "other-device")
     ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]))
-    at = app({"game": ses.game_id, "code": ses.meta["join_code"], "seat": "2"})
+    at = app({"game": ses.game_id, "code": code, "seat": "2"})
     at.switch_page(TABLE).run()
     advisor_on(at)
     assert not any(k.startswith("advise-") for k in keys(at))  # the active seat 1 decides first

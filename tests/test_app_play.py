@@ -251,6 +251,8 @@ def test_join_claim_seat_and_cross_only_own_seat(env):
     no_exception(at)
     assert at.query_params.get("seat") == "2"
     assert load(env, gid).meta["claims"]["1"]
+    seat_code = at.query_params.get("code")
+    assert seat_code not in (join, ses.meta["host_code"]) and load(env, gid).seat_of_code(seat_code) == 1
 
     # a joined device may enter the roll only when its seat is active: seat 1 is active now
     assert at.button(key="roll-enter").disabled
@@ -548,3 +550,27 @@ def test_let_bots_play_button_when_automatic_play_is_off(env):
     assert any("Bots made" in s for s in texts(at, "success"))
     ses = load(env, ses.game_id)
     assert ses.state.roll_index >= 1 and 1 not in ses.state.pending
+
+
+def test_editing_the_seat_in_the_url_grants_nothing(env):
+    """Only a seat's own code lets a device enter for it: the join code, or another seat's code,
+    with a hand-edited ``seat=`` in the URL gives no grid for that seat."""
+    ses = make(env)
+    code2 = ses.claim_seat(1, "phone-of-seat-2")
+    ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]))
+    for code in (ses.meta["join_code"], code2):
+        at = app({"game": ses.game_id, "code": code, "seat": "1"})  # pretends to be seat 1 (active)
+        at.switch_page(TABLE).run()
+        no_exception(at)
+        assert not any(k.startswith("cell-0-") for k in keys(at)), code
+    # the real seat-2 device, once seat 1 has decided, gets seat 2's grid only
+    ses = load(env, ses.game_id)
+    ses.record(cheapest_cross(ses.state, 0), seat=0)
+    at = app({"game": ses.game_id, "code": code2, "seat": "1"})
+    at.switch_page(TABLE).run()
+    ks = keys(at)
+    assert "cell-1-H1" in ks and not any(k.startswith(("cell-0-", "cell-2-")) for k in ks)
+    # claiming seat 2 again (a new phone) retires the old code
+    ses = load(env, ses.game_id)
+    new_code = ses.claim_seat(1, "new-phone")
+    assert ses.seat_of_code(code2) is None and ses.seat_of_code(new_code) == 1

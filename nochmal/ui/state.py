@@ -85,9 +85,10 @@ def forget_game(game_id: str) -> None:
 
 
 def my_seat() -> int | None:
-    """The seat this device claimed (a joined device), None for the host or nobody."""
-    s = st.query_params.get("seat")
-    return int(s) - 1 if s and s.isdigit() else None
+    """The seat this device claimed: the seat whose code is in the URL (set by
+    :func:`open_game`), None for the host or a device that has not claimed one. The URL's
+    ``seat`` parameter is only for people to read; it grants nothing."""
+    return st.session_state.get("my_seat")
 
 
 def open_game() -> tuple[GameSession, str] | None:
@@ -102,6 +103,7 @@ def open_game() -> tuple[GameSession, str] | None:
     access = ses.access(st.query_params.get("code"))
     if access is None:
         return None
+    st.session_state["my_seat"] = None if access == "host" else ses.seat_of_code(st.query_params.get("code"))
     st.session_state["game_ref"] = {k: st.query_params.get(k, "") for k in ("game", "code", "seat")}
     return ses, access
 

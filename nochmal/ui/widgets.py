@@ -639,8 +639,9 @@ def _claim(seat_key: str) -> None:
     def do(ses, access):
         _need(access in ("seat", "host"), "a join code is needed to claim a seat")
         _need(seat is not None, "choose a seat first")
-        ses.claim_seat(int(seat), st.session_state["device"])
-        state.set_game(ses.game_id, st.query_params.get("code"), int(seat))
+        code = ses.claim_seat(int(seat), st.session_state["device"])
+        state.set_game(ses.game_id, code, int(seat))
+        st.session_state["my_seat"] = int(seat)
         state.goto("table")
         return f"This device now plays seat {int(seat) + 1}: {ses.seat_names[int(seat)]}."
 

@@ -6,8 +6,12 @@ Fixtures:
 * ``app_home`` — the tmp folder given to the app as NOCHMAL_HOME (user sheets/tableaus) and
   NOCHMAL_DB (games), so the tests never touch a real user's data;
 * ``app_url`` — ``http://127.0.0.1:<free port>`` of ``streamlit run app.py`` (session-wide);
+* ``app_server`` — that server process (:class:`AppServer`): ``restart()`` stops it and starts
+  a new one on the same port and the same NOCHMAL_DB/NOCHMAL_HOME; ``db`` is the store's path;
 * ``browser`` — chromium (session-wide); a missing chromium fails under CI, else skips;
 * ``page`` — a fresh 1280×900 page; ``phone_page`` — a fresh 390×844 page;
+* ``new_page`` — ``new_page(viewport=DESKTOP)`` opens another page in its own browser context
+  (a second device: its own cookies and Streamlit session); closed after the test;
 * ``screenshot`` — ``screenshot(page, name)`` saves ``test-artifacts/screenshots/<name>.png``.
 
 Every browser test is marked ``@pytest.mark.browser``.
@@ -104,28 +108,67 @@ def app_home(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("browser-home")
 
 
-@pytest.fixture(scope="session")
-def app_url(app_home):
-    port = free_port()
-    env = {**os.environ, "NOCHMAL_HOME": str(app_home / "home"), "NOCHMAL_DB": str(app_home / "games.sqlite"),
-           "PYTHONUNBUFFERED": "1"}
-    log = app_home / "streamlit.log"
-    cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"),
-           "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-           "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, proc, log)
-        yield url
-    finally:
+class AppServer:
+    """``streamlit run app.py`` on a fixed port with the tests' NOCHMAL_HOME / NOCHMAL_DB."""
+
+    def __init__(self, home: Path, port: int | None = None) -> None:
+        self.home = home
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.db = home / "games.sqlite"
+        self.log = home / "streamlit.log"
+        self.proc: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        env = {**os.environ, "NOCHMAL_HOME": str(self.home / "home"), "NOCHMAL_DB": str(self.db),
+               "PYTHONUNBUFFERED": "1"}
+        cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"),
+               "--server.headless", "true", "--server.port", str(self.port), "--server.address", "127.0.0.1",
+               "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+        self.starts += 1
+        wait_healthy(self.url, self.proc, self.log)
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None or proc.poll() is not None:
+            return
         proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+
+    def restart(self) -> None:
+        """A new server process on the same port and data (nothing is kept in memory)."""
+        self.stop()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # the old process has let go of the port
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    pass
+            except OSError:
+                break
+            time.sleep(0.1)
+        self.start()
+
+
+@pytest.fixture(scope="session")
+def app_server(app_home):
+    server = AppServer(app_home)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def app_url(app_server):
+    return app_server.url
 
 
 @pytest.fixture(scope="session")
@@ -153,18 +196,57 @@ def _new_page(browser, viewport):
     return context, context.new_page()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item (``item.rep_call``) for the page fixtures."""
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, f"rep_{rep.when}", rep)
+
+
+def _close(request, contexts) -> None:
+    """Close the contexts; if the test failed, save a screenshot of each page first
+    (``test-artifacts/screenshots/FAILED-<test>-<n>.png``)."""
+    rep = getattr(request.node, "rep_call", None)
+    n = 0
+    for context in contexts:
+        for p in context.pages:
+            if rep is not None and rep.failed:
+                try:
+                    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                    p.screenshot(path=str(SCREENSHOTS / f"FAILED-{request.node.name}-{n}.png"), timeout=5_000)
+                except Exception:  # noqa: BLE001 - a best-effort aid, never a second failure
+                    pass
+            n += 1
+        context.close()
+
+
 @pytest.fixture
-def page(browser):
+def page(browser, request):
     context, p = _new_page(browser, DESKTOP)
     yield p
-    context.close()
+    _close(request, [context])
 
 
 @pytest.fixture
-def phone_page(browser):
+def phone_page(browser, request):
     context, p = _new_page(browser, PHONE)
     yield p
-    context.close()
+    _close(request, [context])
+
+
+@pytest.fixture
+def new_page(browser, request):
+    """``new_page(viewport=DESKTOP)``: a page in a browser context of its own (another device)."""
+    contexts = []
+
+    def make(viewport=DESKTOP):
+        context, p = _new_page(browser, viewport)
+        contexts.append(context)
+        return p
+
+    yield make
+    _close(request, contexts)
 
 
 @pytest.fixture(name="screenshot")
