@@ -131,6 +131,23 @@ def test_saved_sheet_can_be_picked_for_a_new_game(home):
     at.switch_page("nochmal/ui/pages/start.py")
     ok(at)
     assert any(any("pick-me" in o for o in sb.options) for sb in at.selectbox), "the Start page offers the new sheet"
+    # ... and a new co-op game is created with it for seat 1, then played on it
+    at.selectbox(key="new-sheet-0").set_value("pick-me")
+    at.button(key="new-create").click()
+    ok(at)
+    gid = at.query_params.get("game")
+    assert gid, "the game was created and opened"
+    from nochmal.session import GameSession
+    from nochmal.store import GameStore
+    from nochmal.dice import Roll
+    import os
+
+    ses = GameSession.load(GameStore(os.environ["NOCHMAL_DB"]), gid)
+    assert ses.game.sheets[0].id == "pick-me" and ses.game.sheets[0].provenance == "user"
+    ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]))
+    move = next(a for a in ses.state.legal_actions(0) if a != ses.state.legal_actions(0)[0])
+    ses.record(move, seat=0)
+    assert GameSession.load(GameStore(os.environ["NOCHMAL_DB"]), gid).state.seats[0].crossed == move.cells
 
 
 @HOW
