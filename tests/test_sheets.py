@@ -4,6 +4,7 @@ messages, the sheet-file writer, and the published JSON Schema."""
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from pathlib import Path
 
@@ -70,6 +71,8 @@ def test_verified_sheet_satisfies_invariants(sheet_id):
 @pytest.mark.parametrize("sheet_id", VERIFIED)
 def test_verified_sheet_grid_equals_reference(sheet_id):
     if not REFERENCE.is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"{REFERENCE} not present: CI runs with shared/ beside the clone")
         pytest.skip(f"{REFERENCE} not present")
     reference = tomllib.loads(REFERENCE.read_text(encoding="utf-8"))
     assert sheet_id in reference
