@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apptools import APP, HISTORY, START, TABLE, app, env, keys, no_exception, texts  # noqa: F401
 from nochmal import tableview as tv
 from nochmal.cells import names
 from nochmal.dice import Roll
@@ -22,39 +22,6 @@ from nochmal.moves import PASS, Cross
 from nochmal.session import GameSession
 from nochmal.store import GameStore
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-TABLE = "nochmal/ui/pages/table.py"
-HISTORY = "nochmal/ui/pages/history.py"
-START = "nochmal/ui/pages/start.py"
-
-
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    db = tmp_path / "games.sqlite3"
-    monkeypatch.setenv("NOCHMAL_DB", str(db))
-    monkeypatch.setenv("NOCHMAL_HOME", str(tmp_path / "home"))
-    store = GameStore(db)
-    yield store
-    store.close()
-
-
-def app(query: dict | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    if query:
-        at.query_params.update(query)
-    return at.run()
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def texts(at: AppTest, kind: str) -> list[str]:
-    return [e.value for e in getattr(at, kind)]
-
-
-def keys(at: AppTest) -> set[str]:
-    return {b.key for b in at.button if b.key}
 
 
 def load(store: GameStore, gid: str) -> GameSession:

@@ -1,0 +1,46 @@
+"""Shared helpers of the AppTest suites (Streamlit's AppTest, driven by widget key)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from nochmal.store import GameStore
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+TABLE = "nochmal/ui/pages/table.py"
+HISTORY = "nochmal/ui/pages/history.py"
+START = "nochmal/ui/pages/start.py"
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    """A store and user folder of the test's own (NOCHMAL_DB, NOCHMAL_HOME)."""
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv("NOCHMAL_DB", str(db))
+    monkeypatch.setenv("NOCHMAL_HOME", str(tmp_path / "home"))
+    store = GameStore(db)
+    yield store
+    store.close()
+
+
+def app(query: dict | None = None, timeout: float = 60) -> AppTest:
+    """The whole app (router and sidebar), run once, with these URL query parameters."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    if query:
+        at.query_params.update(query)
+    return at.run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def keys(at: AppTest) -> set[str]:
+    return {b.key for b in at.button if b.key}
+
+
+def texts(at: AppTest, kind: str) -> list[str]:
+    return [e.value for e in getattr(at, kind)]
