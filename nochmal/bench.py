@@ -92,10 +92,7 @@ def run_bench(quick: bool = False) -> dict:
     res = {}
     res.update(bench_legal_moves(n=400 if quick else 4000))
     res.update(bench_random_decisions(seconds=0.5 if quick else 3.0))
-    try:  # added by the bot issue
-        from .bots import bench_bots
-    except ImportError:
-        pass
-    else:
-        res.update(bench_bots(quick=quick))
+    from .bots import bench_bots
+
+    res.update(bench_bots(quick=quick))
     return res

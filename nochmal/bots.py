@@ -342,7 +342,6 @@ planner_policy = make_planner()
 
 # --------------------------------------------------------------------------- bench
 def bench_bots(quick: bool = False) -> dict:
-    from .bench import midgame_positions  # noqa: F401  (positions for greedy)
     from .coop import CoopGame
     from .game import BaseGame, play
     from .policies import random_policy

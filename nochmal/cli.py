@@ -289,12 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
     ga.add_argument("--json", action="store_true")
     ga.set_defaults(func=_cmd_games)
 
-    try:
-        from .boardgen import add_cli as _add_boards_cli
-    except ImportError:  # pragma: no cover
-        pass
-    else:
-        _add_boards_cli(sub)
+    from .boardgen import add_cli as add_boards_cli
+
+    add_boards_cli(sub)
 
     be = sub.add_parser("bench", help="measure engine speed")
     be.add_argument("--json", action="store_true")
