@@ -174,12 +174,14 @@ def ranked_moves(state, seat: int | None = None, limit: int | None = None):
     return [(a, v) for v, _, a in (scored[:limit] if limit else scored)]
 
 
-def _best_for_dice(state, seat: int, w: Weights, bias, colour_faces, number_faces):
-    """(value, (cdie, ndie, colour, mask) or None) of ``seat``'s best move with these dice."""
+def _best_for_dice(state, seat: int, w: Weights, bias, colour_faces, number_faces, memo: dict | None = None):
+    """(value, (cdie, ndie, colour, mask) or None) of ``seat``'s best move with these dice.
+    ``memo`` (cell mask -> value for this seat) may be shared by calls within one decision."""
     s = state.seats[seat]
     view = seat_view(state, seat, w, bias)
     best, best_v = None, -w.fail
-    memo: dict[int, float] = {}
+    if memo is None:
+        memo = {}
     jw = w.joker
     for cdie, ndie, colour, masks in move_groups(s.table(), s.jokers_left, colour_faces, number_faces):
         cost = jw * ((cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER))
@@ -199,18 +201,27 @@ def team_active_choice(state, w: Weights, bias):
     seat = state.active
     cf, nf = state.dice_for(seat)
     others = [p for p in range(state.game.n_seats) if p != seat]
+    memos: dict[int, dict] = {p: {} for p in range(state.game.n_seats)}  # per seat, for this decision
+    replies: dict[tuple, float] = {}  # dice left -> the other seats' summed best values
+
+    def others_value(colour_faces, number_faces) -> float:
+        key = (colour_faces, number_faces)
+        if key not in replies:
+            replies[key] = sum(_best_for_dice(state, p, w, bias, colour_faces, number_faces, memos[p])[0]
+                               for p in others)
+        return replies[key]
+
     best_total, best = None, None
     for cdie in sorted(set(cf)):
         for ndie in sorted(set(nf)):
-            own_v, own = _best_for_dice(state, seat, w, bias, (cdie,), (ndie,))
+            own_v, own = _best_for_dice(state, seat, w, bias, (cdie,), (ndie,), memos[seat])
             if own is None:
                 continue
-            left = (remove_faces(cf, cdie), remove_faces(nf, ndie))
-            total = own_v + sum(_best_for_dice(state, p, w, bias, *left)[0] for p in others)
+            total = own_v + others_value(remove_faces(cf, cdie), remove_faces(nf, ndie))
             if best_total is None or total > best_total:
                 best_total, best = total, own
     # passing frees all dice for the others
-    pass_total = -w.fail + sum(_best_for_dice(state, p, w, bias, cf, nf)[0] for p in others)
+    pass_total = -w.fail + others_value(cf, nf)
     if best is None or pass_total > best_total:
         return PASS
     return Cross(*best)
