@@ -77,6 +77,12 @@ def remember_game(game_id: str, title: str, code: str) -> None:
     st.session_state["my_games"] = [{"id": game_id, "title": title, "code": code}] + mine
 
 
+def open_as_host(ses) -> None:
+    """Open a game this device just created or imported, with its host code, and remember it."""
+    set_game(ses.game_id, ses.meta["host_code"])
+    remember_game(ses.game_id, ses.title, ses.meta["host_code"])
+
+
 def forget_game(game_id: str) -> None:
     st.session_state["my_games"] = [g for g in st.session_state.get("my_games", []) if g["id"] != game_id]
     ref = st.session_state.get("game_ref")

@@ -29,8 +29,7 @@ def _import() -> None:
     except (NochmalError, StoreError) as err:
         state.flash("error", f"Import refused, nothing was stored: {err}")
         return
-    state.set_game(ses.game_id, ses.meta["host_code"])
-    state.remember_game(ses.game_id, ses.title, ses.meta["host_code"])
+    state.open_as_host(ses)
     state.flash("success", f"Imported {ses.title} as a new game — id `{ses.game_id}`, host code "
                            f"`{ses.meta['host_code']}`, {ses.n_events} events.")
 

@@ -69,8 +69,7 @@ def _create() -> None:
     except (NochmalError, StoreError) as err:
         state.flash("error", f"Could not create the game: {err}")
         return
-    state.set_game(ses.game_id, ses.meta["host_code"])
-    state.remember_game(ses.game_id, ses.title, ses.meta["host_code"])
+    state.open_as_host(ses)
     state.flash("success", f"Game created — id `{ses.game_id}`, host code `{ses.meta['host_code']}` (keep it to "
                            f"resume), join code `{ses.meta['join_code']}` for other devices.")
     state.goto("table")
