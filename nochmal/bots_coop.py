@@ -4,7 +4,7 @@ value of a rollout."""
 from __future__ import annotations
 
 from .bots import Weights
-from .cells import COLOURS, COLUMN_MASKS, COLUMNS
+from .cells import COLOURS, COLUMN_MASKS, COLUMNS, indices
 
 COOP_WEIGHTS = Weights(column=2.0, colour=1.0, row=1.0, star=0.0, joker=1.5, power=3.0, fail=8.0, cell=0.1,
                        expand=0.2)
@@ -55,10 +55,8 @@ def coop_bias(state, seat, view, w) -> None:
             for num, sq in s.sheet.number_fields:
                 if str(num) in req.missing:
                     # crossing the square's cells is progress towards the field
-                    for i in range(105):
-                        if sq >> i & 1:
-                            c = i % 15
-                            view.col_val[c] += 3.0 if num in mine["number_fields"] else 1.0
+                    for i in indices(sq):
+                        view.col_val[i % 15] += 3.0 if num in mine["number_fields"] else 1.0
         elif req.kind == "sequence" and req.next:
             c = COLUMNS.index(req.next)
             if c not in s.columns:

@@ -54,7 +54,7 @@ def _done_count(mission_done: str, kind: str) -> int:
     return 0
 
 
-def _needed(req, tab, mission_done_parts: dict) -> int:
+def _needed(req, tab) -> int:
     if req.kind in ("colours", "rows"):
         return requirement_count(req, tab)
     if req.kind == "star_columns":
@@ -71,15 +71,15 @@ def estimate_counts(sub, mission, tab, counted_index: int) -> dict[int, float]:
     lowest = 0 if current == 0 else 1
     dones = [[_done_count(md, r.kind) for r in mission.requirements] for md in sub["mission_done"]]
     won = list(sub["won"].astype(bool))
+    needed = [_needed(r, tab) for r in mission.requirements]
+    # the other requirements were complete at the end of the game
+    others_done = [all(d[i] >= needed[i] for i in range(len(needed)) if i != counted_index) for d in dones]
     est = {}
     for k in range(lowest, current + 1):
         if k == current:
             est[k] = sum(won) / len(won)
             continue
-        ok = 0
-        for d, w in zip(dones, won):
-            others = all(d[i] >= _needed(r, tab, {}) for i, r in enumerate(mission.requirements) if i != counted_index)
-            ok += w or (others and d[counted_index] >= k)
+        ok = sum(w or (o and d[counted_index] >= k) for d, w, o in zip(dones, won, others_done))
         est[k] = ok / len(won)
     return est
 

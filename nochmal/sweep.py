@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -228,9 +227,3 @@ def read_rows(path: str | Path):
     except Exception as err:  # pandas raises many kinds for a damaged file
         raise InvalidInputError(f"{p}: cannot read results: {err}") from None
     raise InvalidInputError(f"{p}: use a .csv or .parquet results file")
-
-
-def timed_sweep(spec: SweepSpec, parts_dir, **kw) -> tuple[list[dict], float]:
-    t0 = time.perf_counter()
-    rows = run_sweep(spec, parts_dir, **kw)
-    return rows, time.perf_counter() - t0
