@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 
 from .cells import COLUMN_MASKS, COLUMNS, FULL, N_COLS, ROW_MASKS, neighbours
-from .dice import COLOUR_JOKER, NUMBER_JOKER
+from .dice import COLOUR_FACES, COLOUR_JOKER, NUMBER_FACES, NUMBER_JOKER
 from .dice import remove_faces
 from .moves import PASS, Cross, move_groups
 
@@ -277,6 +277,96 @@ def _result_value(state, seat: int) -> float:
     return float(game.seat_score(state, seat).total)
 
 
+class SoloSim:
+    """Solo mode (R-SOLO-*) on bare bit masks: greedy's choice and whole rollouts without
+    building states (one seat, every completion a first, nothing set aside). Chooses exactly
+    what :func:`greedy_policy` chooses (a test checks it) at a fraction of the cost, so the
+    planner can afford many more rollouts."""
+
+    def __init__(self, game, w: Weights = BASE_WEIGHTS) -> None:
+        self.game = game
+        self.sheet = sh = game.sheets[0]
+        self.w = w
+        self.n_rolls = game.n_rolls
+        self.first_col = [float(p) for p in sh.first_points]
+        self.colour_first = float(game.colour_bonus[0])
+        self.star_val = w.star * (game.star_penalty / 2 if game.star_penalty else 0)
+        self.g7, self.g21 = gains(7, w.power), gains(21, w.power)
+        self.colour_masks = sh.colour_masks
+        self.colour_size = [m.bit_count() for m in sh.colour_masks]
+        self._cols = [(c, m) for c, m in enumerate(COLUMN_MASKS)]
+
+    def score(self, crossed: int, jokers_left: int) -> int:
+        """R-SCORE of a finished solo sheet."""
+        sh, game = self.sheet, self.game
+        v = jokers_left * game.joker_value - game.star_penalty * (sh.star_mask & ~crossed).bit_count()
+        v += sum(sh.first_points[c] for c, m in self._cols if crossed & m == m)
+        v += game.colour_bonus[0] * sum(1 for m in self.colour_masks if crossed & m == m)
+        return v
+
+    def choose(self, crossed: int, jokers_left: int, colour_faces, number_faces):
+        """Greedy's move as (cells, "!" spent), or None for a pass."""
+        w, sh = self.w, self.sheet
+        col_n = [(crossed & m).bit_count() for _, m in self._cols]
+        colour_n = [(crossed & m).bit_count() for m in self.colour_masks]
+        reach = ~(crossed | neighbours(crossed) | sh.start_mask) & FULL
+        first_col, g7, g21 = self.first_col, self.g7, self.g21
+        wcol, wcolour, wcell, wexp, star_val = w.column, w.colour * self.colour_first, w.cell, w.expand, self.star_val
+        best, best_v = None, -w.fail
+        memo: dict[int, float] = {}
+        jw = w.joker
+        for cdie, ndie, colour, masks in move_groups(sh.move_table(crossed), jokers_left, colour_faces, number_faces):
+            n_j = (cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER)
+            cost = jw * n_j
+            for m in masks:
+                v = memo.get(m)
+                if v is None:
+                    cols, _rows, stars, size, nb = _subset_info(sh, m)
+                    v = wcell * size + star_val * stars
+                    if wexp:
+                        v += wexp * (nb & reach).bit_count()
+                    for c, k in cols:
+                        n = col_n[c]
+                        if n < 7:
+                            v += wcol * first_col[c] * g7[n][k]
+                    n = colour_n[colour]
+                    if n < self.colour_size[colour]:
+                        v += wcolour * g21[n][size]
+                    memo[m] = v
+                v -= cost
+                if v > best_v:
+                    best, best_v = (m, n_j), v
+        return best
+
+    def rollout(self, crossed: int, jokers_left: int, next_roll: int, rng: random.Random) -> int:
+        """Play greedy from roll ``next_roll`` (0-based) to the end; the final score."""
+        choice = rng.choice
+        for _ in range(next_roll, self.n_rolls):
+            cf = tuple(sorted((choice(COLOUR_FACES), choice(COLOUR_FACES))))
+            nf = tuple(sorted((choice(NUMBER_FACES), choice(NUMBER_FACES))))
+            mv = self.choose(crossed, jokers_left, cf, nf)
+            if mv is not None:
+                crossed |= mv[0]
+                jokers_left -= mv[1]
+        return self.score(crossed, jokers_left)
+
+
+def solo_sim(game) -> SoloSim | None:
+    """The game's :class:`SoloSim` (cached on the game), or None when the game is not solo."""
+    from .decisions import SOLO_ENDS_ON_SECOND_COLOUR
+
+    if game.mode != "solo" or game.n_seats != 1 or SOLO_ENDS_ON_SECOND_COLOUR:
+        return None
+    sim = getattr(game, "_solo_sim", None)
+    if sim is None:
+        sim = SoloSim(game)
+        try:
+            game._solo_sim = sim
+        except AttributeError:  # a frozen game object: no cache
+            pass
+    return sim
+
+
 def rollout(state, rng: random.Random, seat: int, horizon: int | None = None) -> float:
     st = state
     end_roll = st.roll_index + horizon if horizon else None
@@ -290,17 +380,34 @@ def rollout(state, rng: random.Random, seat: int, horizon: int | None = None) ->
     return _result_value(st, seat)
 
 
-@dataclass
+@dataclass(frozen=True)
 class PlannerConfig:
     candidates: int = 6  # greedy's best moves considered (plus pass when it is not among them)
-    rollouts: int = 24  # simulations per candidate (common random numbers across candidates)
+    rollouts: int = 24  # simulations per candidate at most (common random numbers across candidates)
+    work: int | None = None  # stop adding rollouts once this many simulated actions were played
+    #                          (rolls and decisions; deterministic, unlike a time budget); None = no cap
     horizon: int | None = None  # rolls to simulate; None = to the end
-    budget_s: float | None = 0.7  # stop adding rollouts once the decision took this long (a round may overrun)
+    budget_s: float | None = None  # optional wall-clock cap (makes play depend on the machine's speed)
+
+
+#: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
+#: solo rolls out on bare bit masks (:class:`SoloSim`, ~0.7 ms a game), so it affords many more
+#: rollouts; a co-op rollout plays every seat through the engine with the mission checks
+#: (~0.3-0.6 ms a decision), so its work cap keeps a 6-seat decision under a second.
+PLANNER_CONFIGS = {
+    "solo": PlannerConfig(candidates=10, rollouts=100),
+    "base": PlannerConfig(candidates=6, rollouts=24, work=14000),
+    "coop": PlannerConfig(candidates=6, rollouts=24, work=2500),
+}
+
+
+def planner_config(game) -> PlannerConfig:
+    return PLANNER_CONFIGS.get(game.mode, PLANNER_CONFIGS["base"])
 
 
 def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int | None = None):
     """Monte-Carlo evaluation of the best candidates: [(action, mean value, n)] best first."""
-    cfg = cfg or PlannerConfig()
+    cfg = cfg or planner_config(state.game)
     if seat is None:
         seat = state.current_player()
     if seat < 0:
@@ -316,17 +423,29 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     if len(cands) == 1:
         return [(cands[0], 0.0, 0)]
     totals = [0.0] * len(cands)
-    n = 0
+    n = work = 0
     t0 = time.perf_counter()
     base_seed = rng.getrandbits(32)
+    sim = solo_sim(state.game) if cfg.horizon is None and seat == 0 and state.phase == "active" else None
+    if sim is not None:  # solo: roll out on bare bit masks (same play as the state-based rollout)
+        me = state.seats[0]
+        starts = [(me.crossed | a.cells, me.jokers_left - a.joker_cost) if isinstance(a, Cross)
+                  else (me.crossed, me.jokers_left) for a in cands]
+        nxt = state.roll_index + 1
     while n < cfg.rollouts:
         for j, a in enumerate(cands):
+            if sim is not None:
+                totals[j] += sim.rollout(*starts[j], nxt, random.Random(base_seed + n))
+                work += 2 * (sim.n_rolls - nxt)
+                continue
             st = state.clone()
             st.history = []
             st.apply(a, seat if seat >= 0 else None)
             totals[j] += rollout(st, random.Random(base_seed + n), seat_for_value, cfg.horizon)
+            work += len(st.history)
         n += 1
-        if cfg.budget_s is not None and time.perf_counter() - t0 > cfg.budget_s and n >= 2:
+        if n >= 2 and ((cfg.work is not None and work >= cfg.work)
+                       or (cfg.budget_s is not None and time.perf_counter() - t0 > cfg.budget_s)):
             break
     res = [(a, totals[j] / n, n) for j, a in enumerate(cands)]
     order = {id(a): j for j, a in enumerate(cands)}
@@ -335,14 +454,11 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
 
 
 def make_planner(cfg: PlannerConfig | None = None):
-    cfg = cfg or PlannerConfig()
+    """The planner policy; ``cfg`` None: the settings for the game's mode (:data:`PLANNER_CONFIGS`)."""
 
     def planner_policy(state, rng: random.Random):
-        if state.current_player() < 0:
-            return plan(state, rng, cfg)[0][0]
-        acts = state.legal_actions()
-        if len(acts) == 1:
-            return acts[0]
+        if state.current_player() >= 0 and len(state.legal_actions()) == 1:
+            return state.legal_actions()[0]
         return plan(state, rng, cfg)[0][0]
 
     return planner_policy
