@@ -388,6 +388,7 @@ class PlannerConfig:
     #                          (rolls and decisions; deterministic, unlike a time budget); None = no cap
     horizon: int | None = None  # rolls to simulate; None = to the end
     budget_s: float | None = None  # optional wall-clock cap (makes play depend on the machine's speed)
+    halving: bool = False  # successive halving: after 1/6 and 1/2 of the rollouts keep the better half
 
 
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
@@ -395,7 +396,7 @@ class PlannerConfig:
 #: rollouts; a co-op rollout plays every seat through the engine with the mission checks
 #: (~0.3-0.6 ms a decision), so its work cap keeps a 6-seat decision under a second.
 PLANNER_CONFIGS = {
-    "solo": PlannerConfig(candidates=10, rollouts=100),
+    "solo": PlannerConfig(candidates=12, rollouts=120, halving=True),
     "base": PlannerConfig(candidates=6, rollouts=24, work=14000),
     "coop": PlannerConfig(candidates=6, rollouts=24, work=2500),
 }
@@ -432,8 +433,16 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
         starts = [(me.crossed | a.cells, me.jokers_left - a.joker_cost) if isinstance(a, Cross)
                   else (me.crossed, me.jokers_left) for a in cands]
         nxt = state.roll_index + 1
+    alive = list(range(len(cands)))
+    counts = [0] * len(cands)
+    cut = (max(2, cfg.rollouts // 6), max(3, cfg.rollouts // 2)) if cfg.halving else ()
     while n < cfg.rollouts:
-        for j, a in enumerate(cands):
+        if n in cut and len(alive) > 2:  # drop the worse half: the rollouts go where the choice is close
+            alive.sort(key=lambda j: (-totals[j], j))
+            alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+        for j in alive:
+            a = cands[j]
+            counts[j] += 1
             if sim is not None:
                 totals[j] += sim.rollout(*starts[j], nxt, random.Random(base_seed + n))
                 work += 2 * (sim.n_rolls - nxt)
@@ -447,9 +456,11 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
         if n >= 2 and ((cfg.work is not None and work >= cfg.work)
                        or (cfg.budget_s is not None and time.perf_counter() - t0 > cfg.budget_s)):
             break
-    res = [(a, totals[j] / n, n) for j, a in enumerate(cands)]
+    # a candidate dropped by halving keeps the mean of its own rollouts (and ranks after the finalists)
+    res = [(a, totals[j] / counts[j], counts[j]) for j, a in enumerate(cands)]
+    finalists = set(alive)
     order = {id(a): j for j, a in enumerate(cands)}
-    res.sort(key=lambda t: (-t[1], order[id(t[0])]))
+    res.sort(key=lambda t: (order[id(t[0])] not in finalists, -t[1], order[id(t[0])]))
     return res
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -147,16 +148,32 @@ def _cmd_games(args) -> int:
     return 0
 
 
+def _play_job(job: tuple) -> dict:
+    from .simulate import play_one
+
+    return play_one(*job)
+
+
 def _cmd_simulate(args) -> int:
     from .simulate import game_seed, play_one, progress, summarize
 
     if args.games < 1:
         raise NochmalError("--games must be at least 1")
     _policy(args.policy)  # fail early on an unknown policy
-    rows = []
-    for i in progress(range(args.games), args.games, f"{args.mode}/{args.policy}", not args.quiet):
-        seed = game_seed(args.seed, args.mode, args.players, args.mission, args.policy, i)
-        rows.append(play_one(args.mode, args.policy, seed, args.players, args.mission, args.sheets, args.tableau))
+    if args.workers is not None and args.workers < 1:
+        raise NochmalError("--workers must be at least 1")
+    jobs = [(args.mode, args.policy, game_seed(args.seed, args.mode, args.players, args.mission, args.policy, i),
+             args.players, args.mission, args.sheets, args.tableau) for i in range(args.games)]
+    workers = min(args.workers or os.cpu_count() or 1, args.games)
+    bar = f"{args.mode}/{args.policy}"
+    if workers == 1:
+        rows = [play_one(*job) for job in progress(jobs, args.games, bar, not args.quiet)]
+    else:  # the same rows in the same order whatever the number of processes (a game's seed is its own)
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            rows = list(progress(pool.map(_play_job, jobs, chunksize=1 if args.policy == "planner" else 8),
+                                 args.games, bar, not args.quiet))
     out = summarize(rows)
     out.update({"mode": args.mode, "policy": args.policy, "seed": args.seed})
     if args.mode == "coop":
@@ -254,6 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--tableau", default=None)
     si.add_argument("--json", action="store_true")
     si.add_argument("--quiet", action="store_true", help="no progress bar")
+    si.add_argument("--workers", type=int, default=None, help="processes to play in (default: one per CPU)")
     si.set_defaults(func=_cmd_simulate)
 
     sw = sub.add_parser("sweep", help="simulate many co-op games per mission and player count, write CSV/Parquet")

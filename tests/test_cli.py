@@ -158,3 +158,34 @@ def test_bench_quick_json(cli):
     out = json.loads(res.stdout)
     for key in ("legal_moves_us", "random_decisions_per_s"):
         assert isinstance(out[key], (int, float)) and out[key] > 0
+
+
+def test_simulate_prints_one_json_line_and_a_progress_bar(cli):
+    res = cli("simulate", "--mode", "solo", "--policy", "greedy", "--games", "40", "--seed", "3", "--json",
+              "--workers", "1")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert res.stdout.count("\n") == 1 and out["games"] == 40 and out["policy"] == "greedy"
+    assert 5 < out["mean_score"] < 30
+    assert "solo/greedy" in res.stderr and "40/40" in res.stderr  # the progress bar
+    two = cli("simulate", "--mode", "solo", "--policy", "greedy", "--games", "40", "--seed", "3", "--json",
+              "--workers", "2", "--quiet")
+    assert json.loads(two.stdout) == out and two.stderr == ""  # same games in two processes, no bar
+
+
+def test_simulate_coop_reports_the_win_rate(cli):
+    res = cli("simulate", "--mode", "coop", "--players", "2", "--mission", "4", "--policy", "random",
+              "--games", "6", "--json", "--quiet")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["players"] == 2 and out["mission"] == 4 and 0 <= out["win_rate"] <= 1 and out["games"] == 6
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--policy", "clever"], "unknown policy 'clever'"),
+    (["--games", "0"], "--games must be at least 1"),
+    (["--workers", "0"], "--workers must be at least 1"),
+])
+def test_simulate_bad_arguments_are_one_line(cli, args, words):
+    res = cli("simulate", *args)
+    assert res.returncode == 2 and words in res.stderr and "Traceback" not in res.stderr
