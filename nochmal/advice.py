@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .bots import greedy_policy, ranked_moves
+from .bots import greedy_policy, ranked_moves, solo_sim
 from .cells import COLOURS, COLUMNS, N_COLS, ROW_MASKS, indices, names, neighbours
 from .dice import COLOUR_JOKER, NUMBER_JOKER, colour_face_name, number_face_name, remove_faces
 from .errors import InvalidInputError
@@ -179,14 +179,24 @@ def suggestions(state, seat: int, k: int = 3, rng_seed: int = 0, rollouts: int |
     shares = [0.0] * len(cands)
     work = 0
     limit = WORK_BUDGET.get(game.mode, WORK_BUDGET["base"]) * budget
+    sim = solo_sim(game)
+    if sim is not None:
+        me = state.seats[seat]
+        starts = [(me.crossed | a.cells, me.jokers_left - a.joker_cost) if isinstance(a, Cross)
+                  else (me.crossed, me.jokers_left) for a in cands]
+        nxt = state.roll_index + 1
     n = 0
     while True:
         rr = random.Random(f"nochmal-advice-{rng_seed}-{n}").getrandbits(64)
         for i, a in enumerate(cands):
-            st = state.clone()
-            st.history = []
-            st.apply(a, seat)
-            won, value, share, d = _play_out(st, random.Random(rr), seat)
+            if sim is not None:  # solo: the same play on bare bit masks, ~10x faster
+                x, jl = starts[i]
+                won, value, share, d = False, float(sim.rollout(x, jl, nxt, random.Random(rr))), 0.0, sim.n_rolls - nxt
+            else:
+                st = state.clone()
+                st.history = []
+                st.apply(a, seat)
+                won, value, share, d = _play_out(st, random.Random(rr), seat)
             wins[i] += won
             totals[i] += value
             shares[i] += share

@@ -271,3 +271,13 @@ def test_passing_as_the_active_seat_saves_the_dice_for_the_others():
     assert "saves the dice for the others" in explain(st, st.active, PASS)
     base = played(BaseGame(["standard"] * 2), 2, 23)
     assert "a pass costs nothing" in explain(base, base.active, PASS)
+
+
+def test_solo_advice_on_bit_masks_equals_the_engine_rollouts(monkeypatch):
+    """Solo suggestions roll out on bare bit masks; switching that off gives the same estimates."""
+    st = played(SoloGame(["standard"]), 9, 5)
+    fast = suggestions(st, 0, rollouts=6)
+    monkeypatch.setattr(advice, "solo_sim", lambda game: None)
+    slow = suggestions(st, 0, rollouts=6)
+    assert [(s.action, s.est_score) for s in fast] == [(s.action, s.est_score) for s in slow]
+    assert len(fast) == 3 and fast[0].est_score >= fast[-1].est_score

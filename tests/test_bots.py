@@ -70,15 +70,30 @@ def test_greedy_gets_further_with_the_mission_than_random():
 
 
 def test_planner_beats_greedy_on_fixed_seeds():
-    """Solo, 30 fixed seeds (deterministic): the planner's mean is at least 1 point higher.
-    Measured while writing this test: +3.2 over 24 seeds (standard error 1.7)."""
-    pol = make_planner(PlannerConfig(candidates=4, rollouts=8))
+    """Solo, 30 fixed seeds (deterministic), a lighter planner than the shipped one (8 candidates,
+    24 rollouts, halving): its mean is at least 3 points higher than greedy's. Measured while
+    writing this test: +6.6 (standard error of the paired differences 1.4)."""
+    pol = make_planner(PlannerConfig(candidates=8, rollouts=24, halving=True))
     diffs = []
     for s in range(30):
         p = play(SoloGame(["standard"]).new_state(), pol, random.Random(500 + s)).outcome().scores[0].total
         g = play(SoloGame(["standard"]).new_state(), greedy_policy, random.Random(500 + s)).outcome().scores[0].total
         diffs.append(p - g)
-    assert statistics.mean(diffs) >= 1.0
+    assert statistics.mean(diffs) >= 3.0
+
+
+def test_halving_keeps_every_candidate_estimate():
+    """Successive halving: every candidate gets an estimate; the finalists (most rollouts) come first."""
+    st, rng = SoloGame(["standard"]).new_state(), random.Random(11)
+    while st.roll_index < 8 or st.is_chance_node() or len(st.legal_actions()) < 9:
+        st.apply(st.sample_roll(rng) if st.is_chance_node() else greedy_policy(st, rng))
+    res = plan(st, random.Random(2), PlannerConfig(candidates=8, rollouts=12, halving=True))
+    counts = [n for _, _, n in res]
+    k = counts.count(12)
+    assert counts[:k] == [12] * k and min(counts) == 2 and max(counts[k:]) < 12
+    finalists = [v for _, v, n in res if n == 12]
+    assert finalists == sorted(finalists, reverse=True) and len(finalists) >= 2
+    assert plan(st, random.Random(2), PlannerConfig(candidates=8, rollouts=12, halving=True)) == res
 
 
 def test_ranked_moves_best_first():
