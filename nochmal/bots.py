@@ -394,6 +394,7 @@ class PlannerConfig:
     horizon: int | None = None  # rolls to simulate; None = to the end
     budget_s: float | None = None  # optional wall-clock cap (makes play depend on the machine's speed)
     halving: bool = False  # successive halving: after 1/6 and 1/2 of the rollouts keep the better half
+    margin: float = 0.0  # keep greedy's choice unless another candidate's mean beats it by this much
 
 
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
@@ -403,7 +404,7 @@ class PlannerConfig:
 PLANNER_CONFIGS = {
     "solo": PlannerConfig(candidates=12, rollouts=120, halving=True),
     "base": PlannerConfig(candidates=6, rollouts=24, work=14000),
-    "coop": PlannerConfig(candidates=6, rollouts=24, work=2500),
+    "coop": PlannerConfig(candidates=6, rollouts=24, work=2500, margin=0.05),
 }
 
 
@@ -421,8 +422,10 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
         cands = acts
         seat_for_value = 0
     else:
-        ranked = ranked_moves(state, seat, cfg.candidates)
-        cands = [a for a, _ in ranked]
+        # greedy's own choice first (in co-op the active seat's team-aware choice, which the
+        # seat's own ranking may not list), then the heuristic's best moves, then the pass
+        own = greedy_policy(state, rng)
+        cands = [own] + [a for a, _ in ranked_moves(state, seat, cfg.candidates) if a != own][: cfg.candidates - 1]
         if PASS not in cands:
             cands.append(PASS)
         seat_for_value = seat
@@ -466,6 +469,12 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     finalists = set(alive)
     order = {id(a): j for j, a in enumerate(cands)}
     res.sort(key=lambda t: (order[id(t[0])] not in finalists, -t[1], order[id(t[0])]))
+    if cfg.margin and seat >= 0 and res[0][0] is not cands[0]:
+        # few, noisy rollouts: leave greedy's choice only for a clearly better one
+        own = next(t for t in res if t[0] is cands[0])
+        if res[0][1] - own[1] < cfg.margin:
+            res.remove(own)
+            res.insert(0, own)
     return res
 
 

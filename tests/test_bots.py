@@ -157,3 +157,24 @@ def test_solo_sim_only_for_solo():
     from nochmal.bots import solo_sim
 
     assert solo_sim(CoopGame.create(1, 1)) is None and solo_sim(BaseGame(["standard", "red"])) is None
+
+
+def test_planner_considers_greedys_team_choice_and_keeps_it_within_the_margin():
+    """Greedy's own (team-aware) choice is always a candidate; with an unbeatable margin the
+    planner plays greedy's game move for move."""
+    st, rng = CoopGame.create(3, 2).new_state(), random.Random(4)
+    while st.roll_index < 5 or st.phase != "active":
+        st.apply(st.sample_roll(rng) if st.is_chance_node() else greedy_policy(st, rng))
+    res = plan(st, random.Random(1), PlannerConfig(candidates=3, rollouts=2))
+    assert greedy_policy(st, rng) in [a for a, _, _ in res]
+    stubborn = make_planner(PlannerConfig(candidates=3, rollouts=2, margin=1e9))
+    decisions = []
+
+    def same_as_greedy(state, r):
+        a = stubborn(state, r)
+        if state.current_player() >= 0:
+            decisions.append(a == greedy_policy(state, r))
+        return a
+
+    play(CoopGame.create(2, 4).new_state(), same_as_greedy, random.Random(3))
+    assert len(decisions) > 20 and all(decisions)
