@@ -181,9 +181,7 @@ def suggestions(state, seat: int, k: int = 3, rng_seed: int = 0, rollouts: int |
     limit = WORK_BUDGET.get(game.mode, WORK_BUDGET["base"]) * budget
     sim = solo_sim(game)
     if sim is not None:
-        me = state.seats[seat]
-        starts = [(me.crossed | a.cells, me.jokers_left - a.joker_cost) if isinstance(a, Cross)
-                  else (me.crossed, me.jokers_left) for a in cands]
+        starts = [sim.after(state.seats[seat], a) for a in cands]
         nxt = state.roll_index + 1
     n = 0
     while True:

@@ -309,6 +309,13 @@ class SoloSim:
         v += game.colour_bonus[0] * sum(1 for m in self.colour_masks if crossed & m == m)
         return v
 
+    @staticmethod
+    def after(seat, action) -> tuple[int, int]:
+        """(crossed, "!" left) of ``seat`` once ``action`` (a cross or the pass) is made."""
+        if isinstance(action, Cross):
+            return seat.crossed | action.cells, seat.jokers_left - action.joker_cost
+        return seat.crossed, seat.jokers_left
+
     def choose(self, crossed: int, jokers_left: int, colour_faces, number_faces):
         """Greedy's move as (cells, "!" spent), or None for a pass."""
         w, sh = self.w, self.sheet
@@ -437,9 +444,7 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     base_seed = rng.getrandbits(32)
     sim = solo_sim(state.game) if cfg.horizon is None and seat == 0 and state.phase == "active" else None
     if sim is not None:  # solo: roll out on bare bit masks (same play as the state-based rollout)
-        me = state.seats[0]
-        starts = [(me.crossed | a.cells, me.jokers_left - a.joker_cost) if isinstance(a, Cross)
-                  else (me.crossed, me.jokers_left) for a in cands]
+        starts = [sim.after(state.seats[0], a) for a in cands]
         nxt = state.roll_index + 1
     alive = list(range(len(cands)))
     counts = [0] * len(cands)
@@ -493,6 +498,20 @@ planner_policy = make_planner()
 
 
 # --------------------------------------------------------------------------- bench
+def _decision_times(st, policy, rng: random.Random) -> list[float]:
+    """Play ``st`` to the end with ``policy``; the seconds each decision took."""
+    times = []
+    while not st.is_terminal():
+        if st.is_chance_node():
+            st.apply(st.sample_roll(rng))
+            continue
+        t0 = time.perf_counter()
+        a = policy(st, rng)
+        times.append(time.perf_counter() - t0)
+        st.apply(a)
+    return times
+
+
 def bench_bots(quick: bool = False) -> dict:
     from .coop import CoopGame
     from .game import BaseGame, play
@@ -501,16 +520,8 @@ def bench_bots(quick: bool = False) -> dict:
     rng = random.Random(3)
     samples = []
     for g in range(20 if quick else 200):
-        st = BaseGame(["standard", "red", "blue", "green"]).new_state()
-        while not st.is_terminal():
-            if st.is_chance_node():
-                st.apply(st.sample_roll(rng))
-                continue
-            t0 = time.perf_counter_ns()
-            a = greedy_policy(st, rng)
-            samples.append(time.perf_counter_ns() - t0)
-            st.apply(a)
-    out = {"greedy_decision_us": round(statistics.median(samples) / 1000, 2)}
+        samples += _decision_times(BaseGame(["standard", "red", "blue", "green"]).new_state(), greedy_policy, rng)
+    out = {"greedy_decision_us": round(statistics.median(samples) * 1e6, 2)}
     # planner on 6-seat co-op positions (mid-game, greedy play to get there)
     ptimes = []
     for k in range(2 if quick else 6):
@@ -531,14 +542,6 @@ def bench_bots(quick: bool = False) -> dict:
 
     stimes = []
     for k in range(1 if quick else 3):
-        st, r = SoloGame(["standard"]).new_state(), random.Random(100 + k)
-        while not st.is_terminal():
-            if st.is_chance_node():
-                st.apply(st.sample_roll(r))
-                continue
-            t0 = time.perf_counter()
-            a = planner_policy(st, r)
-            stimes.append(time.perf_counter() - t0)
-            st.apply(a)
+        stimes += _decision_times(SoloGame(["standard"]).new_state(), planner_policy, random.Random(100 + k))
     out["planner_solo_decision_s"] = round(statistics.median(stimes), 3)
     return out
