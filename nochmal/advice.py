@@ -20,17 +20,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .bots import greedy_policy, ranked_moves, solo_sim
+from .bots import WORK_BUDGET, greedy_policy, ranked_moves, rollout, solo_sim
 from .cells import COLOURS, COLUMNS, N_COLS, ROW_MASKS, indices, names, neighbours
-from .dice import COLOUR_JOKER, NUMBER_JOKER, colour_face_name, number_face_name, remove_faces
+from .dice import COLOUR_JOKER, NUMBER_JOKER, Roll, colour_face_name, number_face_name, remove_faces
 from .errors import InvalidInputError
 from .game import ACTIVE, PASSIVE
 from .moves import PASS, Cross, Pass, legal_moves
 
-#: simulated bot decisions per suggestions() call at budget=1.0, by mode. Calibrated on a
-#: 2-CPU machine: a 6-seat co-op position takes ~0.5 s (median), ~1 s at most (a co-op bot
-#: decision costs ~0.3-0.6 ms, a base/solo one ~0.08 ms).
-WORK_BUDGET = {"coop": 2500, "base": 14000, "solo": 14000}
 MAX_ROLLOUTS = 64  # per candidate
 MIN_ROLLOUTS = 2  # per candidate, whatever the budget
 MAX_PHRASES = 3  # reason: at most this many phrases (plus the "!" spent)
@@ -137,20 +133,14 @@ def _mission_share(st) -> float:
 
 
 def _play_out(st, rng: random.Random, seat: int) -> tuple[bool, float, float, int]:
-    """Play greedy to the end: (team won, value, mission share, decisions simulated). The
-    value is the seat's final score (base/solo) or the bots' co-op rollout value."""
-    n = 0
-    while not st.is_terminal():
-        if st.is_chance_node():
-            st.apply(st.sample_roll(rng))
-        else:
-            st.apply(greedy_policy(st, rng))
-            n += 1
+    """Play greedy to the end: (team won, value, mission share, decisions simulated, the move
+    ``st`` starts from included). The value is the bots' rollout value: the seat's final score
+    (base/solo) or the co-op rollout value."""
+    value = rollout(st, rng, seat)
+    decisions = sum(1 for a in st.history if not isinstance(a, Roll))
     if st.game.mode == "coop":
-        from .bots_coop import coop_rollout_value
-
-        return bool(st.extra.get("won")), coop_rollout_value(st), _mission_share(st), n
-    return False, float(st.game.seat_score(st, seat).total), 0.0, n
+        return bool(st.extra.get("won")), value, _mission_share(st), decisions
+    return False, value, 0.0, decisions
 
 
 def suggestions(state, seat: int, k: int = 3, rng_seed: int = 0, rollouts: int | None = None,
@@ -189,7 +179,7 @@ def suggestions(state, seat: int, k: int = 3, rng_seed: int = 0, rollouts: int |
         for i, a in enumerate(cands):
             if sim is not None:  # solo: the same play on bare bit masks, ~10x faster
                 x, jl = starts[i]
-                won, value, share, d = False, float(sim.rollout(x, jl, nxt, random.Random(rr))), 0.0, sim.n_rolls - nxt
+                won, value, share, d = False, float(sim.rollout(x, jl, nxt, random.Random(rr))), 0.0, sim.n_rolls - nxt + 1
             else:
                 st = state.clone()
                 st.history = []
@@ -198,7 +188,7 @@ def suggestions(state, seat: int, k: int = 3, rng_seed: int = 0, rollouts: int |
             wins[i] += won
             totals[i] += value
             shares[i] += share
-            work += d + 1
+            work += d
         n += 1
         if rollouts is not None:
             if n >= rollouts:

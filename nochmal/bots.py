@@ -21,7 +21,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from .cells import COLUMN_MASKS, COLUMNS, FULL, N_COLS, ROW_MASKS, neighbours
+from .cells import COLUMN_MASKS, FULL, N_COLS, ROW_MASKS, neighbours
 from .dice import COLOUR_FACES, COLOUR_JOKER, NUMBER_FACES, NUMBER_JOKER
 from .dice import remove_faces
 from .moves import PASS, Cross, move_groups
@@ -87,30 +87,42 @@ class SeatView:
     __slots__ = ("g7", "g15", "g21", "sheet", "crossed", "reach", "col_n", "colour_n", "row_n", "col_val", "colour_val", "row_val",
                  "star_val", "nf_val")
 
-    def __init__(self, state, seat: int, w: Weights, mission_bias=None) -> None:
-        s = state.seats[seat]
-        sh = s.sheet
-        crossed = s.crossed
-        self.sheet = sh
+    def __init__(self, sheet, crossed: int, w: Weights, col_val: list[float], colour_val: list[float],
+                 star_val: float) -> None:
+        self.sheet = sheet
         self.crossed = crossed
         self.g7, self.g15, self.g21 = gains(7, w.power), gains(15, w.power), gains(21, w.power)
-        self.reach = ~(crossed | neighbours(crossed) | sh.start_mask) & FULL  # free cells not yet reachable
+        self.reach = ~(crossed | neighbours(crossed) | sheet.start_mask) & FULL  # free cells not yet reachable
         self.col_n = [(crossed & cm).bit_count() for cm in COLUMN_MASKS]
-        self.colour_n = [(crossed & cm).bit_count() for cm in sh.colour_masks]
+        self.colour_n = [(crossed & cm).bit_count() for cm in sheet.colour_masks]
         self.row_n = [(crossed & rm).bit_count() for rm in ROW_MASKS]
+        self.col_val = col_val  # value of completing each column now, 0 if already done
+        self.colour_val = colour_val
+        self.row_val = [0.0] * 7
+        self.star_val = star_val
+        self.nf_val = 0.0
+
+    @classmethod
+    def of_seat(cls, state, seat: int, w: Weights, mission_bias=None) -> "SeatView":
+        s = state.seats[seat]
+        sh = s.sheet
         game = state.game
         claimed_c = state.claimed_columns
-        # value of completing each column now (first or later points), 0 if already done
-        self.col_val = [0.0 if c in s.columns else float(
+        # first or later points, 0 if already done
+        col_val = [0.0 if c in s.columns else float(
             sh.later_points[c] if claimed_c >> c & 1 else sh.first_points[c]) for c in range(N_COLS)]
         first, later = game.colour_bonus
-        self.colour_val = [0.0 if c in s.colours else float(later if state.claimed_colours >> c & 1 else first)
-                           for c in range(5)]
-        self.row_val = [0.0] * 7
-        self.star_val = w.star * (game.star_penalty / 2 if game.star_penalty else 0)
-        self.nf_val = 0.0
+        colour_val = [0.0 if c in s.colours else float(later if state.claimed_colours >> c & 1 else first)
+                      for c in range(5)]
+        view = cls(sh, s.crossed, w, col_val, colour_val, star_value(game, w))
         if mission_bias is not None:
-            mission_bias(state, seat, self, w)
+            mission_bias(state, seat, view, w)
+        return view
+
+
+def star_value(game, w: Weights) -> float:
+    """The heuristic's value of crossing a star (R-SCORE: minus points for each one left)."""
+    return w.star * (game.star_penalty / 2 if game.star_penalty else 0)
 
 
 def score_cells(view: SeatView, colour: int, cells: int, w: Weights) -> float:
@@ -151,7 +163,7 @@ def seat_view(state, seat: int, w: Weights, bias) -> SeatView:
     cached = getattr(s, "_view", None)
     if cached is not None and cached[0] == key:
         return cached[1]
-    view = SeatView(state, seat, w, bias)
+    view = SeatView.of_seat(state, seat, w, bias)
     s._view = (key, view)
     return view
 
@@ -184,11 +196,15 @@ def _best_for_dice(state, seat: int, w: Weights, bias, colour_faces, number_face
     ``memo`` (cell mask -> value for this seat) may be shared by calls within one decision."""
     s = state.seats[seat]
     view = seat_view(state, seat, w, bias)
+    return _best_move(view, s.table(), s.jokers_left, colour_faces, number_faces, w, {} if memo is None else memo)
+
+
+def _best_move(view: SeatView, table, jokers_left: int, colour_faces, number_faces, w: Weights, memo: dict):
+    """(value, (cdie, ndie, colour, mask) or None): the best move in ``table`` with these dice;
+    ``memo``: cell mask -> heuristic value for this view."""
     best, best_v = None, -w.fail
-    if memo is None:
-        memo = {}
     jw = w.joker
-    for cdie, ndie, colour, masks in move_groups(s.table(), s.jokers_left, colour_faces, number_faces):
+    for cdie, ndie, colour, masks in move_groups(table, jokers_left, colour_faces, number_faces):
         cost = jw * ((cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER))
         for m in masks:
             v = memo.get(m)
@@ -290,23 +306,18 @@ class SoloSim:
 
     def __init__(self, game, w: Weights = BASE_WEIGHTS) -> None:
         self.game = game
-        self.sheet = sh = game.sheets[0]
+        self.sheet = game.sheets[0]
         self.w = w
         self.n_rolls = game.n_rolls
-        self.first_col = [float(p) for p in sh.first_points]
-        self.colour_first = float(game.colour_bonus[0])
-        self.star_val = w.star * (game.star_penalty / 2 if game.star_penalty else 0)
-        self.g7, self.g21 = gains(7, w.power), gains(21, w.power)
-        self.colour_masks = sh.colour_masks
-        self.colour_size = [m.bit_count() for m in sh.colour_masks]
-        self._cols = [(c, m) for c, m in enumerate(COLUMN_MASKS)]
+        self.star_val = star_value(game, w)
+        self._cols = tuple(enumerate(COLUMN_MASKS))
 
     def score(self, crossed: int, jokers_left: int) -> int:
         """R-SCORE of a finished solo sheet."""
         sh, game = self.sheet, self.game
         v = jokers_left * game.joker_value - game.star_penalty * (sh.star_mask & ~crossed).bit_count()
         v += sum(sh.first_points[c] for c, m in self._cols if crossed & m == m)
-        v += game.colour_bonus[0] * sum(1 for m in self.colour_masks if crossed & m == m)
+        v += game.colour_bonus[0] * sum(1 for m in sh.colour_masks if crossed & m == m)
         return v
 
     @staticmethod
@@ -318,37 +329,15 @@ class SoloSim:
 
     def choose(self, crossed: int, jokers_left: int, colour_faces, number_faces):
         """Greedy's move as (cells, "!" spent), or None for a pass."""
-        w, sh = self.w, self.sheet
-        col_n = [(crossed & m).bit_count() for _, m in self._cols]
-        colour_n = [(crossed & m).bit_count() for m in self.colour_masks]
-        reach = ~(crossed | neighbours(crossed) | sh.start_mask) & FULL
-        first_col, g7, g21 = self.first_col, self.g7, self.g21
-        wcol, wcolour, wcell, wexp, star_val = w.column, w.colour * self.colour_first, w.cell, w.expand, self.star_val
-        best, best_v = None, -w.fail
-        memo: dict[int, float] = {}
-        jw = w.joker
-        for cdie, ndie, colour, masks in move_groups(sh.move_table(crossed), jokers_left, colour_faces, number_faces):
-            n_j = (cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER)
-            cost = jw * n_j
-            for m in masks:
-                v = memo.get(m)
-                if v is None:
-                    cols, _rows, stars, size, nb = _subset_info(sh, m)
-                    v = wcell * size + star_val * stars
-                    if wexp:
-                        v += wexp * (nb & reach).bit_count()
-                    for c, k in cols:
-                        n = col_n[c]
-                        if n < 7:
-                            v += wcol * first_col[c] * g7[n][k]
-                    n = colour_n[colour]
-                    if n < self.colour_size[colour]:
-                        v += wcolour * g21[n][size]
-                    memo[m] = v
-                v -= cost
-                if v > best_v:
-                    best, best_v = (m, n_j), v
-        return best
+        sh, game = self.sheet, self.game
+        col_val = [0.0 if crossed & m == m else float(sh.first_points[c]) for c, m in self._cols]
+        colour_val = [0.0 if crossed & m == m else float(game.colour_bonus[0]) for m in sh.colour_masks]
+        view = SeatView(sh, crossed, self.w, col_val, colour_val, self.star_val)
+        _, best = _best_move(view, sh.move_table(crossed), jokers_left, colour_faces, number_faces, self.w, {})
+        if best is None:
+            return None
+        cdie, ndie, _, m = best
+        return m, (cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER)
 
     def rollout(self, crossed: int, jokers_left: int, next_roll: int, rng: random.Random) -> int:
         """Play greedy from roll ``next_roll`` (0-based) to the end; the final score."""
@@ -371,11 +360,7 @@ def solo_sim(game) -> SoloSim | None:
         return None
     sim = getattr(game, "_solo_sim", None)
     if sim is None:
-        sim = SoloSim(game)
-        try:
-            game._solo_sim = sim
-        except AttributeError:  # a frozen game object: no cache
-            pass
+        sim = game._solo_sim = SoloSim(game)
     return sim
 
 
@@ -404,14 +389,19 @@ class PlannerConfig:
     margin: float = 0.0  # keep greedy's choice unless another candidate's mean beats it by this much
 
 
+#: simulated actions a rollout search may play per decision, by mode (the planner's cap; the
+#: advisor's budget at ``budget=1.0``). Calibrated on a 2-CPU machine: a 6-seat co-op decision
+#: takes ~0.4 s (median), ~1 s at most (a co-op bot decision costs ~0.3-0.6 ms, a base one ~0.08 ms).
+WORK_BUDGET = {"coop": 2500, "base": 14000, "solo": 14000}
+
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
 #: solo rolls out on bare bit masks (:class:`SoloSim`, ~0.7 ms a game), so it affords many more
 #: rollouts; a co-op rollout plays every seat through the engine with the mission checks
 #: (~0.3-0.6 ms a decision), so its work cap keeps a 6-seat decision under a second.
 PLANNER_CONFIGS = {
     "solo": PlannerConfig(candidates=12, rollouts=120, halving=True),
-    "base": PlannerConfig(candidates=6, rollouts=24, work=14000),
-    "coop": PlannerConfig(candidates=6, rollouts=24, work=2500, margin=0.05),
+    "base": PlannerConfig(candidates=6, rollouts=24, work=WORK_BUDGET["base"]),
+    "coop": PlannerConfig(candidates=6, rollouts=24, work=WORK_BUDGET["coop"], margin=0.05),
 }
 
 
@@ -470,25 +460,23 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
                        or (cfg.budget_s is not None and time.perf_counter() - t0 > cfg.budget_s)):
             break
     # a candidate dropped by halving keeps the mean of its own rollouts (and ranks after the finalists)
-    res = [(a, totals[j] / counts[j], counts[j]) for j, a in enumerate(cands)]
-    finalists = set(alive)
-    order = {id(a): j for j, a in enumerate(cands)}
-    res.sort(key=lambda t: (order[id(t[0])] not in finalists, -t[1], order[id(t[0])]))
-    if cfg.margin and seat >= 0 and res[0][0] is not cands[0]:
-        # few, noisy rollouts: leave greedy's choice only for a clearly better one
-        own = next(t for t in res if t[0] is cands[0])
-        if res[0][1] - own[1] < cfg.margin:
-            res.remove(own)
-            res.insert(0, own)
-    return res
+    mean = [totals[j] / counts[j] for j in range(len(cands))]
+    ranked = sorted(range(len(cands)), key=lambda j: (j not in alive, -mean[j], j))
+    if cfg.margin and seat >= 0 and ranked[0] != 0 and mean[ranked[0]] - mean[0] < cfg.margin:
+        # few, noisy rollouts: leave greedy's choice (candidate 0) only for a clearly better one
+        ranked.remove(0)
+        ranked.insert(0, 0)
+    return [(cands[j], mean[j], counts[j]) for j in ranked]
 
 
 def make_planner(cfg: PlannerConfig | None = None):
     """The planner policy; ``cfg`` None: the settings for the game's mode (:data:`PLANNER_CONFIGS`)."""
 
     def planner_policy(state, rng: random.Random):
-        if state.current_player() >= 0 and len(state.legal_actions()) == 1:
-            return state.legal_actions()[0]
+        if state.current_player() >= 0:
+            acts = state.legal_actions()
+            if len(acts) == 1:
+                return acts[0]
         return plan(state, rng, cfg)[0][0]
 
     return planner_policy
@@ -514,8 +502,7 @@ def _decision_times(st, policy, rng: random.Random) -> list[float]:
 
 def bench_bots(quick: bool = False) -> dict:
     from .coop import CoopGame
-    from .game import BaseGame, play
-    from .policies import random_policy
+    from .game import BaseGame, SoloGame
 
     rng = random.Random(3)
     samples = []
@@ -538,8 +525,6 @@ def bench_bots(quick: bool = False) -> dict:
         ptimes.append(time.perf_counter() - t0)
     out["planner_decision_s"] = round(statistics.median(ptimes), 3) if ptimes else None
     # the solo planner (its own settings) over whole games
-    from .game import SoloGame
-
     stimes = []
     for k in range(1 if quick else 3):
         stimes += _decision_times(SoloGame(["standard"]).new_state(), planner_policy, random.Random(100 + k))
