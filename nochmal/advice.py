@@ -177,7 +177,7 @@ def suggestions(state, seat: int, k: int = 3, rng_seed: int = 0, rollouts: int |
     while True:
         rr = random.Random(f"nochmal-advice-{rng_seed}-{n}").getrandbits(64)
         for i, a in enumerate(cands):
-            if sim is not None:  # solo: the same play on bare bit masks, ~10x faster
+            if sim is not None:  # solo: the same play, compiled (nochmal.solosim), ~30x faster
                 x, jl = starts[i]
                 won, value, share, d = False, float(sim.rollout(x, jl, nxt, random.Random(rr))), 0.0, sim.n_rolls - nxt + 1
             else:

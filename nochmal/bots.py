@@ -4,8 +4,9 @@ seeded and deterministic: ``policy(state, rng) -> action``.
 
 The planner rolls every candidate out with the same dice (common random numbers), spends its
 rollouts where the choice is close (successive halving) and stops on a budget of simulated
-actions, never of seconds, so a game replays the same on any machine. Solo games roll out on
-bare bit masks (:class:`SoloSim`), which plays exactly like greedy and affords ~20x more rollouts.
+actions, never of seconds, so a game replays the same on any machine. Solo games roll out in
+compiled code (:class:`SoloSim` over :mod:`nochmal.solosim`), which plays exactly like greedy at
+about 30 µs a whole game, so the solo planner affords thousands of rollouts a decision.
 
 The heuristic values a move by how much closer it brings columns and colours to completion
 (convex in the number of crossed cells, so finishing is worth more than starting), the points
@@ -21,7 +22,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from .cells import COLUMN_MASKS, FULL, N_COLS, ROW_MASKS, neighbours
+from .cells import COLUMN_MASKS, FULL, N_CELLS, N_COLS, ROW_MASKS, neighbours
 from .dice import COLOUR_FACES, COLOUR_JOKER, NUMBER_FACES, NUMBER_JOKER
 from .dice import remove_faces
 from .moves import PASS, Cross, move_groups
@@ -299,26 +300,24 @@ def _result_value(state, seat: int) -> float:
 
 
 class SoloSim:
-    """Solo mode (R-SOLO-*) on bare bit masks: greedy's choice and whole rollouts without
-    building states (one seat, every completion a first, nothing set aside). Chooses exactly
-    what :func:`greedy_policy` chooses (a test checks it) at a fraction of the cost, so the
-    planner can afford many more rollouts."""
+    """Solo mode (R-SOLO-*) without building states: greedy's choice and whole rollouts,
+    compiled (:mod:`nochmal.solosim`; one seat, every completion a first, nothing set aside).
+    Chooses exactly what :func:`greedy_policy` chooses (a test checks it) at a small fraction of
+    the cost, so the planner can afford many more rollouts."""
 
     def __init__(self, game, w: Weights = BASE_WEIGHTS) -> None:
+        from . import solosim
+
         self.game = game
         self.sheet = game.sheets[0]
         self.w = w
         self.n_rolls = game.n_rolls
-        self.star_val = star_value(game, w)
-        self._cols = tuple(enumerate(COLUMN_MASKS))
+        self._k = solosim
+        self._t = solosim.SoloTables.build(game, self.sheet, w, star_value(game, w), _subset_info)
 
     def score(self, crossed: int, jokers_left: int) -> int:
         """R-SCORE of a finished solo sheet."""
-        sh, game = self.sheet, self.game
-        v = jokers_left * game.joker_value - game.star_penalty * (sh.star_mask & ~crossed).bit_count()
-        v += sum(sh.first_points[c] for c, m in self._cols if crossed & m == m)
-        v += game.colour_bonus[0] * sum(1 for m in sh.colour_masks if crossed & m == m)
-        return v
+        return int(self._k.score_one(self._k.bits_of(crossed), jokers_left, self._t.arrays))
 
     @staticmethod
     def after(seat, action) -> tuple[int, int]:
@@ -329,27 +328,37 @@ class SoloSim:
 
     def choose(self, crossed: int, jokers_left: int, colour_faces, number_faces):
         """Greedy's move as (cells, "!" spent), or None for a pass."""
-        sh, game = self.sheet, self.game
-        col_val = [0.0 if crossed & m == m else float(sh.first_points[c]) for c, m in self._cols]
-        colour_val = [0.0 if crossed & m == m else float(game.colour_bonus[0]) for m in sh.colour_masks]
-        view = SeatView(sh, crossed, self.w, col_val, colour_val, self.star_val)
-        _, best = _best_move(view, sh.move_table(crossed), jokers_left, colour_faces, number_faces, self.w, {})
-        if best is None:
-            return None
-        cdie, ndie, _, m = best
-        return m, (cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER)
+        (c1, c2), (n1, n2) = colour_faces, number_faces
+        s, n_j = self._k.choose_one(self._k.bits_of(crossed), jokers_left, c1, c2, n1, n2, self._t.arrays)
+        return None if s < 0 else (self._t.masks[s], int(n_j))
+
+    def draw(self, rng: random.Random, rolls: int):
+        """``rolls`` rolls of 2 + 2 dice drawn as the engine draws them (R-SOLO-DICE)."""
+        import numpy as np
+
+        choice = rng.choice
+        return np.array([(choice(COLOUR_FACES), choice(COLOUR_FACES), choice(NUMBER_FACES), choice(NUMBER_FACES))
+                         for _ in range(rolls)], np.int64).reshape(rolls, 4)
 
     def rollout(self, crossed: int, jokers_left: int, next_roll: int, rng: random.Random) -> int:
         """Play greedy from roll ``next_roll`` (0-based) to the end; the final score."""
-        choice = rng.choice
-        for _ in range(next_roll, self.n_rolls):
-            cf = tuple(sorted((choice(COLOUR_FACES), choice(COLOUR_FACES))))
-            nf = tuple(sorted((choice(NUMBER_FACES), choice(NUMBER_FACES))))
-            mv = self.choose(crossed, jokers_left, cf, nf)
-            if mv is not None:
-                crossed |= mv[0]
-                jokers_left -= mv[1]
-        return self.score(crossed, jokers_left)
+        return int(self.rollouts([(crossed, jokers_left)], self.draw(rng, self.n_rolls - next_roll))[0])
+
+    def positions(self, starts):
+        """(boards, "!" left) as the arrays :meth:`play` takes, for (crossed, "!" left) pairs."""
+        import numpy as np
+
+        boards = np.stack([self._k.bits_of(x) for x, _ in starts]) if starts else np.zeros((0, N_CELLS), np.bool_)
+        return boards, np.array([jl for _, jl in starts], np.int64)
+
+    def play(self, boards, jokers, dice):
+        """Greedy from each position (arrays of :meth:`positions`) with the same ``dice``
+        (shape (rolls, 4)); the final scores as a numpy array."""
+        return self._k.play_many(boards, jokers, dice, self._t.arrays)
+
+    def rollouts(self, starts, dice):
+        """:meth:`play` from (crossed, "!" left) pairs."""
+        return self.play(*self.positions(starts), dice)
 
 
 def solo_sim(game) -> SoloSim | None:
@@ -385,7 +394,8 @@ class PlannerConfig:
     #                          (rolls and decisions; deterministic, unlike a time budget); None = no cap
     horizon: int | None = None  # rolls to simulate; None = to the end
     budget_s: float | None = None  # optional wall-clock cap (makes play depend on the machine's speed)
-    halving: bool = False  # successive halving: after 1/6 and 1/2 of the rollouts keep the better half
+    halving: bool = False  # successive halving: at the cut points below keep the better half
+    halving_at: tuple[int, ...] = (6, 2)  # cut after rollouts // d rollouts, for each d
     margin: float = 0.0  # keep greedy's choice unless another candidate's mean beats it by this much
 
 
@@ -395,11 +405,12 @@ class PlannerConfig:
 WORK_BUDGET = {"coop": 2500, "base": 14000, "solo": 14000}
 
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
-#: solo rolls out on bare bit masks (:class:`SoloSim`, ~0.7 ms a game), so it affords many more
-#: rollouts; a co-op rollout plays every seat through the engine with the mission checks
+#: solo rolls out in compiled code (:class:`SoloSim`, ~30 µs a game): 20 candidates, up to 480
+#: rollouts, halving after 60, 120 and 240 (measured: 25.7 with 12 candidates, 25.6 with 12 x 960,
+#: 26.2 with 20 x 480 on 200 seeded games); a co-op rollout plays every seat through the engine with the mission checks
 #: (~0.3-0.6 ms a decision), so its work cap keeps a 6-seat decision under a second.
 PLANNER_CONFIGS = {
-    "solo": PlannerConfig(candidates=12, rollouts=120, halving=True),
+    "solo": PlannerConfig(candidates=20, rollouts=480, halving=True, halving_at=(8, 4, 2)),
     "base": PlannerConfig(candidates=6, rollouts=24, work=WORK_BUDGET["base"]),
     "coop": PlannerConfig(candidates=6, rollouts=24, work=WORK_BUDGET["coop"], margin=0.05),
 }
@@ -433,23 +444,25 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     t0 = time.perf_counter()
     base_seed = rng.getrandbits(32)
     sim = solo_sim(state.game) if cfg.horizon is None and seat == 0 and state.phase == "active" else None
-    if sim is not None:  # solo: roll out on bare bit masks (same play as the state-based rollout)
-        starts = [sim.after(state.seats[0], a) for a in cands]
+    if sim is not None:  # solo: compiled rollouts (the same play as the state-based rollout)
+        boards, jokers = sim.positions([sim.after(state.seats[0], a) for a in cands])
         nxt = state.roll_index + 1
     alive = list(range(len(cands)))
     counts = [0] * len(cands)
-    cut = (max(2, cfg.rollouts // 6), max(3, cfg.rollouts // 2)) if cfg.halving else ()
+    cut = tuple(max(2 + i, cfg.rollouts // d) for i, d in enumerate(cfg.halving_at)) if cfg.halving else ()
     while n < cfg.rollouts:
         if n in cut and len(alive) > 2:  # drop the worse half: the rollouts go where the choice is close
             alive.sort(key=lambda j: (-totals[j], j))
             alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
-        for j in alive:
+        if sim is not None:  # every candidate still in the race with the same dice, in one call
+            scores = sim.play(boards[alive], jokers[alive], sim.draw(random.Random(base_seed + n), sim.n_rolls - nxt))
+            for j, v in zip(alive, scores.tolist()):
+                counts[j] += 1
+                totals[j] += v
+            work += 2 * (sim.n_rolls - nxt) * len(alive)
+        for j in alive if sim is None else ():
             a = cands[j]
             counts[j] += 1
-            if sim is not None:
-                totals[j] += sim.rollout(*starts[j], nxt, random.Random(base_seed + n))
-                work += 2 * (sim.n_rolls - nxt)
-                continue
             st = state.clone()
             st.history = []
             st.apply(a, seat if seat >= 0 else None)

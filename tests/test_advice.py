@@ -274,7 +274,7 @@ def test_passing_as_the_active_seat_saves_the_dice_for_the_others():
 
 
 def test_solo_advice_on_bit_masks_equals_the_engine_rollouts(monkeypatch):
-    """Solo suggestions roll out on bare bit masks; switching that off gives the same estimates."""
+    """Solo suggestions roll out in compiled code; switching that off gives the same estimates."""
     st = played(SoloGame(["standard"]), 9, 5)
     fast = suggestions(st, 0, rollouts=6)
     monkeypatch.setattr(advice, "solo_sim", lambda game: None)

@@ -178,3 +178,25 @@ def test_planner_considers_greedys_team_choice_and_keeps_it_within_the_margin():
 
     play(CoopGame.create(2, 4).new_state(), same_as_greedy, random.Random(3))
     assert len(decisions) > 20 and all(decisions)
+
+
+def test_compiled_rollouts_of_several_starts_are_each_greedys_game():
+    """The planner's batch call: every start position played with the same dice gives the score
+    the engine's greedy rollout gives from that position with those dice."""
+    from nochmal.bots import rollout, solo_sim
+
+    game = SoloGame(["red"])
+    sim = solo_sim(game)
+    st, rng = game.new_state(), random.Random(21)
+    while st.roll_index < 6 or not st.is_chance_node():
+        st.apply(st.sample_roll(rng) if st.is_chance_node() else greedy_policy(st, rng))
+    st.apply(st.sample_roll(rng))
+    cands = [a for a, _ in ranked_moves(st)][:5]
+    starts = [sim.after(st.seats[0], a) for a in cands]
+    scores = sim.rollouts(starts, sim.draw(random.Random(9), sim.n_rolls - st.roll_index - 1)).tolist()
+    expected = []
+    for a in cands:
+        c = st.clone()
+        c.apply(a)
+        expected.append(rollout(c, random.Random(9), 0))
+    assert scores == expected and len(set(map(tuple, starts))) == len(starts)

@@ -1,0 +1,249 @@
+"""Greedy solo play compiled with numba: the planner's rollouts (R-SOLO-*: one sheet, 2 + 2
+dice, 30 rolls, every completion a first, nothing set aside).
+
+An unchecked fast path for simulations, named as such: it trusts its input and plays exactly
+what :func:`nochmal.bots.greedy_policy` plays in a solo game (the same moves in the same order,
+the same heuristic values computed with the same floating-point operations, so even ties break
+the same way; tests compare them move by move). :class:`nochmal.bots.SoloSim` is its interface.
+
+A position is a boolean array of the 105 cells (row-major, ``A1`` first) plus "!" left; a move
+is the index of a *cell set* — one of the connected 1-5-cell subsets of one colour block,
+listed once per sheet in :class:`SoloTables`. Dice are ``(colour, colour, number, number)``
+faces in :mod:`nochmal.dice`'s coding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from .cells import FULL, N_CELLS, N_COLS, indices, neighbours
+from .dice import COLOUR_JOKER, NUMBER_JOKER
+
+MAX_NB = 24  # neighbour cells of a 5-cell set: at most 12; room to spare
+
+
+@dataclass(frozen=True)
+class SoloTables:
+    """Everything the kernels read, for one sheet and one set of weights (numpy arrays)."""
+
+    masks: tuple[int, ...]  # cell set index -> bit mask (Python int)
+    arrays: tuple  # the arrays below, in the kernels' argument order
+
+    @classmethod
+    def build(cls, game, sheet, w, star_val: float, subset_info) -> "SoloTables":
+        from .bots import gains
+
+        order: list[int] = []
+        lo = np.zeros((5, 6), np.int32)
+        hi = np.zeros((5, 6), np.int32)
+        masks: list[int] = []
+        index: dict[int, int] = {}
+        for b in sheet.blocks:
+            for s in b.subsets:
+                index[s] = len(masks)
+                masks.append(s)
+        # greedy's order within one (colour, count): blocks in sheet order, subsets ascending
+        for colour in range(5):
+            for k in range(1, 6):
+                lo[colour, k] = len(order)
+                order += [index[s] for b in sheet.blocks if b.colour == colour for s in b.subsets if s.bit_count() == k]
+                hi[colour, k] = len(order)
+        n = len(masks)
+        cells = np.full((n, 5), -1, np.int16)
+        size = np.zeros(n, np.int8)
+        colour_of = np.zeros(n, np.int8)
+        base = np.zeros(n, np.float64)
+        nbs = np.full((n, MAX_NB), -1, np.int16)
+        nbn = np.zeros(n, np.int8)
+        cols = np.zeros((n, 5), np.int8)
+        colk = np.zeros((n, 5), np.int8)
+        ncols = np.zeros(n, np.int8)
+        for i, m in enumerate(masks):
+            c_items, _rows, stars, sz, nb = subset_info(sheet, m)
+            idx = list(indices(m))
+            cells[i, : len(idx)] = idx
+            size[i] = sz
+            colour_of[i] = sheet.colour_of[idx[0]]
+            base[i] = w.cell * sz + star_val * stars  # as score_cells computes it
+            nidx = list(indices(nb))
+            nbs[i, : len(nidx)] = nidx
+            nbn[i] = len(nidx)
+            ncols[i] = len(c_items)
+            for j, (c, k) in enumerate(c_items):
+                cols[i, j], colk[i, j] = c, k
+        g7, g21 = gains(7, w.power), gains(21, w.power)
+        col_gain = np.array([[[w.column * float(sheet.first_points[c]) * g7[n_][k] for k in range(6)]
+                              for n_ in range(8)] for c in range(N_COLS)], np.float64)
+        cv = float(game.colour_bonus[0])
+        colour_gain = np.array([[w.colour * cv * g21[n_][k] for k in range(6)]
+                                for n_ in range(22)], np.float64)
+        cell_nb = np.full((N_CELLS, 4), -1, np.int16)
+        for i in range(N_CELLS):
+            nidx = list(indices(neighbours(1 << i) & FULL))
+            cell_nb[i, : len(nidx)] = nidx
+        start = np.zeros(N_CELLS, np.bool_)
+        start[list(indices(sheet.start_mask))] = True
+        star = np.zeros(N_CELLS, np.bool_)
+        star[list(indices(sheet.star_mask))] = True
+        cell_colour = np.array(sheet.colour_of, np.int8)
+        colour_size = np.array([m.bit_count() for m in sheet.colour_masks], np.int16)
+        scalars = np.array([w.expand, w.joker, w.fail, float(game.joker_value), float(game.star_penalty),
+                            float(game.colour_bonus[0])], np.float64)
+        first = np.array(sheet.first_points, np.int32)
+        arrays = (np.array(order, np.int32), lo, hi, cells, size, colour_of, base, nbs, nbn, cols, colk, ncols,
+                  col_gain, colour_gain, cell_nb, start, star, cell_colour, colour_size, first, scalars)
+        return cls(tuple(masks), arrays)
+
+
+def bits_of(crossed: int) -> np.ndarray:
+    """A cell mask (Python int) as the kernels' boolean array."""
+    raw = np.frombuffer(crossed.to_bytes((N_CELLS + 7) // 8, "little"), np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:N_CELLS].astype(np.bool_)
+
+
+# --------------------------------------------------------------------------- kernels
+@numba.njit(cache=True)
+def _mark(i, crossed, touch, col_n, colour_n, t):
+    """Count cell ``i`` as crossed: its column, its colour, and its neighbours become anchors."""
+    cell_nb, cell_colour = t[14], t[17]
+    crossed[i] = True
+    col_n[i % N_COLS] += 1
+    colour_n[cell_colour[i]] += 1
+    for q in range(4):
+        nb = cell_nb[i, q]
+        if nb >= 0:
+            touch[nb] = True
+
+
+@numba.njit(cache=True)
+def _setup(crossed, t):
+    """(touch, column counts, colour counts) of a position: touch = start column or next to a cross."""
+    touch = t[15].copy()
+    col_n = np.zeros(N_COLS, np.int64)
+    colour_n = np.zeros(5, np.int64)
+    for i in range(crossed.shape[0]):
+        if crossed[i]:
+            _mark(i, crossed, touch, col_n, colour_n, t)
+    return touch, col_n, colour_n
+
+
+@numba.njit(cache=True)
+def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, n1, n2, t):
+    """Greedy's move: (cell set index or -1 for a pass, "!" spent)."""
+    order, lo, hi, cells, size, _colour_of, base, nbs, nbn, cols, colk, ncols = t[:12]
+    col_gain, colour_gain, scalars = t[12], t[13], t[20]
+    wexp, jw, wfail = scalars[0], scalars[1], scalars[2]
+    best, best_nj = -1, 0
+    best_v = -wfail
+    ca, cb = min(c1, c2), max(c1, c2)
+    na, nb_ = min(n1, n2), max(n1, n2)
+    n_cdice = 1 if ca == cb else 2
+    n_ndice = 1 if na == nb_ else 2
+    for ci in range(n_cdice):
+        cdie = ca if ci == 0 else cb
+        ccost = 1 if cdie == COLOUR_JOKER else 0
+        if ccost > jokers_left:
+            continue
+        for ni in range(n_ndice):
+            ndie = na if ni == 0 else nb_
+            ncost = 1 if ndie == NUMBER_JOKER else 0
+            n_j = ccost + ncost
+            if n_j > jokers_left:
+                continue
+            cost = jw * n_j
+            c_lo, c_hi = (0, 5) if ccost else (cdie, cdie + 1)
+            k_lo, k_hi = (1, 6) if ncost else (ndie, ndie + 1)
+            for colour in range(c_lo, c_hi):
+                cgain = colour_gain[colour_n[colour]]
+                for k in range(k_lo, k_hi):
+                    for oi in range(lo[colour, k], hi[colour, k]):
+                        s = order[oi]
+                        legal = True
+                        anchored = False
+                        for j in range(size[s]):
+                            cell = cells[s, j]
+                            if crossed[cell]:
+                                legal = False
+                                break
+                            if touch[cell]:
+                                anchored = True
+                        if not legal or not anchored:
+                            continue
+                        v = base[s]
+                        if wexp != 0.0:
+                            cnt = 0
+                            for j in range(nbn[s]):
+                                cell = nbs[s, j]
+                                if not crossed[cell] and not touch[cell]:
+                                    cnt += 1
+                            v += wexp * cnt
+                        for j in range(ncols[s]):
+                            c = cols[s, j]
+                            v += col_gain[c, col_n[c], colk[s, j]]
+                        v = v + cgain[size[s]]
+                        v -= cost
+                        if v > best_v:
+                            best, best_nj, best_v = s, n_j, v
+    return best, best_nj
+
+
+@numba.njit(cache=True)
+def _cross(s, crossed, touch, col_n, colour_n, t):
+    cells, size = t[3], t[4]
+    for j in range(size[s]):
+        _mark(cells[s, j], crossed, touch, col_n, colour_n, t)
+
+
+@numba.njit(cache=True)
+def _score(crossed, col_n, colour_n, jokers_left, t):
+    """R-SCORE of a finished solo sheet (every completion a first)."""
+    star, colour_size, first, scalars = t[16], t[18], t[19], t[20]
+    v = jokers_left * int(scalars[3])
+    for i in range(crossed.shape[0]):
+        if star[i] and not crossed[i]:
+            v -= int(scalars[4])
+    for c in range(N_COLS):
+        if col_n[c] == 7:
+            v += first[c]
+    for c in range(5):
+        if colour_n[c] == colour_size[c]:
+            v += int(scalars[5])
+    return v
+
+
+@numba.njit(cache=True)
+def _play(crossed0, jokers_left, dice, t):
+    """Greedy from ``crossed0`` over the rolls in ``dice`` (shape (rolls, 4)); the final score."""
+    crossed = crossed0.copy()
+    touch, col_n, colour_n = _setup(crossed, t)
+    jl = jokers_left
+    for r in range(dice.shape[0]):
+        s, n_j = _choose(crossed, touch, col_n, colour_n, jl, dice[r, 0], dice[r, 1], dice[r, 2], dice[r, 3], t)
+        if s >= 0:
+            _cross(s, crossed, touch, col_n, colour_n, t)
+            jl -= n_j
+    return _score(crossed, col_n, colour_n, jl, t)
+
+
+@numba.njit(cache=True)
+def play_many(starts, jokers, dice, t):
+    """:func:`_play` from each start position (rows of ``starts``) with the same dice."""
+    out = np.zeros(starts.shape[0], np.int64)
+    for k in range(starts.shape[0]):
+        out[k] = _play(starts[k], jokers[k], dice, t)
+    return out
+
+
+@numba.njit(cache=True)
+def choose_one(crossed, jokers_left, c1, c2, n1, n2, t):
+    touch, col_n, colour_n = _setup(crossed, t)
+    return _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, n1, n2, t)
+
+
+@numba.njit(cache=True)
+def score_one(crossed, jokers_left, t):
+    _touch, col_n, colour_n = _setup(crossed, t)
+    return _score(crossed, col_n, colour_n, jokers_left, t)
