@@ -22,6 +22,8 @@ import statistics
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from .cells import COLUMN_MASKS, FULL, N_CELLS, N_COLS, ROW_MASKS, neighbours
 from .dice import COLOUR_FACES, COLOUR_JOKER, NUMBER_FACES, NUMBER_JOKER
 from .dice import remove_faces
@@ -334,8 +336,6 @@ class SoloSim:
 
     def draw(self, rng: random.Random, rolls: int):
         """``rolls`` rolls of 2 + 2 dice drawn as the engine draws them (R-SOLO-DICE)."""
-        import numpy as np
-
         choice = rng.choice
         return np.array([(choice(COLOUR_FACES), choice(COLOUR_FACES), choice(NUMBER_FACES), choice(NUMBER_FACES))
                          for _ in range(rolls)], np.int64).reshape(rolls, 4)
@@ -346,8 +346,6 @@ class SoloSim:
 
     def positions(self, starts):
         """(boards, "!" left) as the arrays :meth:`play` takes, for (crossed, "!" left) pairs."""
-        import numpy as np
-
         boards = np.stack([self._k.bits_of(x) for x, _ in starts]) if starts else np.zeros((0, N_CELLS), np.bool_)
         return boards, np.array([jl for _, jl in starts], np.int64)
 
