@@ -171,24 +171,26 @@ def suggestions(state, seat: int, k: int = 3, rng_seed: int = 0, rollouts: int |
     limit = WORK_BUDGET.get(game.mode, WORK_BUDGET["base"]) * budget
     sim = solo_sim(game)
     if sim is not None:
-        starts = [sim.after(state.seats[seat], a) for a in cands]
+        boards, jokers = sim.positions([sim.after(state.seats[seat], a) for a in cands])
         nxt = state.roll_index + 1
     n = 0
     while True:
         rr = random.Random(f"nochmal-advice-{rng_seed}-{n}").getrandbits(64)
-        for i, a in enumerate(cands):
-            if sim is not None:  # solo: the same play, compiled (nochmal.solosim), ~30x faster
-                x, jl = starts[i]
-                won, value, share, d = False, float(sim.rollout(x, jl, nxt, random.Random(rr))), 0.0, sim.n_rolls - nxt + 1
-            else:
+        if sim is not None:  # solo: the same play, compiled (nochmal.solosim); every candidate, one call
+            scores = sim.play(boards, jokers, sim.draw(random.Random(rr), sim.n_rolls - nxt))
+            for i, v in enumerate(scores.tolist()):
+                totals[i] += v
+            work += (sim.n_rolls - nxt + 1) * len(cands)
+        else:
+            for i, a in enumerate(cands):
                 st = state.clone()
                 st.history = []
                 st.apply(a, seat)
                 won, value, share, d = _play_out(st, random.Random(rr), seat)
-            wins[i] += won
-            totals[i] += value
-            shares[i] += share
-            work += d
+                wins[i] += won
+                totals[i] += value
+                shares[i] += share
+                work += d
         n += 1
         if rollouts is not None:
             if n >= rollouts:

@@ -90,37 +90,30 @@ class SeatView:
     __slots__ = ("g7", "g15", "g21", "sheet", "crossed", "reach", "col_n", "colour_n", "row_n", "col_val", "colour_val", "row_val",
                  "star_val", "nf_val")
 
-    def __init__(self, sheet, crossed: int, w: Weights, col_val: list[float], colour_val: list[float],
-                 star_val: float) -> None:
-        self.sheet = sheet
-        self.crossed = crossed
-        self.g7, self.g15, self.g21 = gains(7, w.power), gains(15, w.power), gains(21, w.power)
-        self.reach = ~(crossed | neighbours(crossed) | sheet.start_mask) & FULL  # free cells not yet reachable
-        self.col_n = [(crossed & cm).bit_count() for cm in COLUMN_MASKS]
-        self.colour_n = [(crossed & cm).bit_count() for cm in sheet.colour_masks]
-        self.row_n = [(crossed & rm).bit_count() for rm in ROW_MASKS]
-        self.col_val = col_val  # value of completing each column now, 0 if already done
-        self.colour_val = colour_val
-        self.row_val = [0.0] * 7
-        self.star_val = star_val
-        self.nf_val = 0.0
-
-    @classmethod
-    def of_seat(cls, state, seat: int, w: Weights, mission_bias=None) -> "SeatView":
+    def __init__(self, state, seat: int, w: Weights, mission_bias=None) -> None:
         s = state.seats[seat]
         sh = s.sheet
+        crossed = s.crossed
         game = state.game
+        self.sheet = sh
+        self.crossed = crossed
+        self.g7, self.g15, self.g21 = gains(7, w.power), gains(15, w.power), gains(21, w.power)
+        self.reach = ~(crossed | neighbours(crossed) | sh.start_mask) & FULL  # free cells not yet reachable
+        self.col_n = [(crossed & cm).bit_count() for cm in COLUMN_MASKS]
+        self.colour_n = [(crossed & cm).bit_count() for cm in sh.colour_masks]
+        self.row_n = [(crossed & rm).bit_count() for rm in ROW_MASKS]
         claimed_c = state.claimed_columns
-        # first or later points, 0 if already done
-        col_val = [0.0 if c in s.columns else float(
+        # value of completing each column now (first or later points), 0 if already done
+        self.col_val = [0.0 if c in s.columns else float(
             sh.later_points[c] if claimed_c >> c & 1 else sh.first_points[c]) for c in range(N_COLS)]
         first, later = game.colour_bonus
-        colour_val = [0.0 if c in s.colours else float(later if state.claimed_colours >> c & 1 else first)
-                      for c in range(5)]
-        view = cls(sh, s.crossed, w, col_val, colour_val, star_value(game, w))
+        self.colour_val = [0.0 if c in s.colours else float(later if state.claimed_colours >> c & 1 else first)
+                           for c in range(5)]
+        self.row_val = [0.0] * 7
+        self.star_val = star_value(game, w)
+        self.nf_val = 0.0
         if mission_bias is not None:
-            mission_bias(state, seat, view, w)
-        return view
+            mission_bias(state, seat, self, w)
 
 
 def star_value(game, w: Weights) -> float:
@@ -166,7 +159,7 @@ def seat_view(state, seat: int, w: Weights, bias) -> SeatView:
     cached = getattr(s, "_view", None)
     if cached is not None and cached[0] == key:
         return cached[1]
-    view = SeatView.of_seat(state, seat, w, bias)
+    view = SeatView(state, seat, w, bias)
     s._view = (key, view)
     return view
 
@@ -199,15 +192,11 @@ def _best_for_dice(state, seat: int, w: Weights, bias, colour_faces, number_face
     ``memo`` (cell mask -> value for this seat) may be shared by calls within one decision."""
     s = state.seats[seat]
     view = seat_view(state, seat, w, bias)
-    return _best_move(view, s.table(), s.jokers_left, colour_faces, number_faces, w, {} if memo is None else memo)
-
-
-def _best_move(view: SeatView, table, jokers_left: int, colour_faces, number_faces, w: Weights, memo: dict):
-    """(value, (cdie, ndie, colour, mask) or None): the best move in ``table`` with these dice;
-    ``memo``: cell mask -> heuristic value for this view."""
     best, best_v = None, -w.fail
+    if memo is None:
+        memo = {}
     jw = w.joker
-    for cdie, ndie, colour, masks in move_groups(table, jokers_left, colour_faces, number_faces):
+    for cdie, ndie, colour, masks in move_groups(s.table(), s.jokers_left, colour_faces, number_faces):
         cost = jw * ((cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER))
         for m in masks:
             v = memo.get(m)
@@ -308,7 +297,7 @@ class SoloSim:
     the cost, so the planner can afford many more rollouts."""
 
     def __init__(self, game, w: Weights = BASE_WEIGHTS) -> None:
-        from . import solosim
+        from . import solosim  # numba loads only when a solo game plans (~0.3 s to import)
 
         self.game = game
         self.sheet = game.sheets[0]
@@ -458,14 +447,14 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
                 counts[j] += 1
                 totals[j] += v
             work += 2 * (sim.n_rolls - nxt) * len(alive)
-        for j in alive if sim is None else ():
-            a = cands[j]
-            counts[j] += 1
-            st = state.clone()
-            st.history = []
-            st.apply(a, seat if seat >= 0 else None)
-            totals[j] += rollout(st, random.Random(base_seed + n), seat_for_value, cfg.horizon)
-            work += len(st.history)
+        else:
+            for j in alive:
+                counts[j] += 1
+                st = state.clone()
+                st.history = []
+                st.apply(cands[j], seat if seat >= 0 else None)
+                totals[j] += rollout(st, random.Random(base_seed + n), seat_for_value, cfg.horizon)
+                work += len(st.history)
         n += 1
         if n >= 2 and ((cfg.work is not None and work >= cfg.work)
                        or (cfg.budget_s is not None and time.perf_counter() - t0 > cfg.budget_s)):

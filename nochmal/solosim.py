@@ -15,6 +15,7 @@ faces in :mod:`nochmal.dice`'s coding.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -25,12 +26,38 @@ from .dice import COLOUR_JOKER, NUMBER_JOKER
 MAX_NB = 24  # neighbour cells of a 5-cell set: at most 12; room to spare
 
 
+class Arrays(NamedTuple):
+    """What the kernels read, for one sheet and one set of weights (numba takes a named tuple of
+    arrays as one argument)."""
+
+    order: np.ndarray  # cell set indices in greedy's order, by (colour, count) slices lo..hi
+    lo: np.ndarray
+    hi: np.ndarray
+    cells: np.ndarray  # cell set -> its cells (-1 padded)
+    size: np.ndarray
+    base: np.ndarray  # cell set -> cell value + star value, as score_cells computes it
+    nbs: np.ndarray  # cell set -> the cells of neighbours(mask) (-1 padded)
+    nbn: np.ndarray
+    cols: np.ndarray  # cell set -> (column, cells in it) in _subset_info's order
+    colk: np.ndarray
+    ncols: np.ndarray
+    col_gain: np.ndarray  # [column][crossed][new cells]: score_cells' column term
+    colour_gain: np.ndarray  # [colour's crossed][new cells]: its colour term
+    cell_nb: np.ndarray  # cell -> its orthogonal neighbours (-1 padded)
+    start: np.ndarray
+    star: np.ndarray
+    cell_colour: np.ndarray
+    colour_size: np.ndarray
+    first: np.ndarray  # column points (solo: every completion a first)
+    scalars: np.ndarray  # expand, joker, fail weights; joker value, star penalty, colour bonus
+
+
 @dataclass(frozen=True)
 class SoloTables:
-    """Everything the kernels read, for one sheet and one set of weights (numpy arrays)."""
+    """The kernels' arrays plus the cell set index -> bit mask map, for one sheet and weights."""
 
     masks: tuple[int, ...]  # cell set index -> bit mask (Python int)
-    arrays: tuple  # the arrays below, in the kernels' argument order
+    arrays: Arrays
 
     @classmethod
     def build(cls, game, sheet, w, star_val: float, subset_info) -> "SoloTables":
@@ -54,7 +81,6 @@ class SoloTables:
         n = len(masks)
         cells = np.full((n, 5), -1, np.int16)
         size = np.zeros(n, np.int8)
-        colour_of = np.zeros(n, np.int8)
         base = np.zeros(n, np.float64)
         nbs = np.full((n, MAX_NB), -1, np.int16)
         nbn = np.zeros(n, np.int8)
@@ -66,7 +92,6 @@ class SoloTables:
             idx = list(indices(m))
             cells[i, : len(idx)] = idx
             size[i] = sz
-            colour_of[i] = sheet.colour_of[idx[0]]
             base[i] = w.cell * sz + star_val * stars  # as score_cells computes it
             nidx = list(indices(nb))
             nbs[i, : len(nidx)] = nidx
@@ -93,8 +118,8 @@ class SoloTables:
         scalars = np.array([w.expand, w.joker, w.fail, float(game.joker_value), float(game.star_penalty),
                             float(game.colour_bonus[0])], np.float64)
         first = np.array(sheet.first_points, np.int32)
-        arrays = (np.array(order, np.int32), lo, hi, cells, size, colour_of, base, nbs, nbn, cols, colk, ncols,
-                  col_gain, colour_gain, cell_nb, start, star, cell_colour, colour_size, first, scalars)
+        arrays = Arrays(np.array(order, np.int32), lo, hi, cells, size, base, nbs, nbn, cols, colk, ncols,
+                        col_gain, colour_gain, cell_nb, start, star, cell_colour, colour_size, first, scalars)
         return cls(tuple(masks), arrays)
 
 
@@ -108,12 +133,11 @@ def bits_of(crossed: int) -> np.ndarray:
 @numba.njit(cache=True)
 def _mark(i, crossed, touch, col_n, colour_n, t):
     """Count cell ``i`` as crossed: its column, its colour, and its neighbours become anchors."""
-    cell_nb, cell_colour = t[14], t[17]
     crossed[i] = True
     col_n[i % N_COLS] += 1
-    colour_n[cell_colour[i]] += 1
+    colour_n[t.cell_colour[i]] += 1
     for q in range(4):
-        nb = cell_nb[i, q]
+        nb = t.cell_nb[i, q]
         if nb >= 0:
             touch[nb] = True
 
@@ -121,7 +145,7 @@ def _mark(i, crossed, touch, col_n, colour_n, t):
 @numba.njit(cache=True)
 def _setup(crossed, t):
     """(touch, column counts, colour counts) of a position: touch = start column or next to a cross."""
-    touch = t[15].copy()
+    touch = t.start.copy()
     col_n = np.zeros(N_COLS, np.int64)
     colour_n = np.zeros(5, np.int64)
     for i in range(crossed.shape[0]):
@@ -133,9 +157,9 @@ def _setup(crossed, t):
 @numba.njit(cache=True)
 def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, n1, n2, t):
     """Greedy's move: (cell set index or -1 for a pass, "!" spent)."""
-    order, lo, hi, cells, size, _colour_of, base, nbs, nbn, cols, colk, ncols = t[:12]
-    col_gain, colour_gain, scalars = t[12], t[13], t[20]
-    wexp, jw, wfail = scalars[0], scalars[1], scalars[2]
+    order, lo, hi, cells, size, base, nbs, nbn = t.order, t.lo, t.hi, t.cells, t.size, t.base, t.nbs, t.nbn
+    cols, colk, ncols, col_gain, colour_gain = t.cols, t.colk, t.ncols, t.col_gain, t.colour_gain
+    wexp, jw, wfail = t.scalars[0], t.scalars[1], t.scalars[2]
     best, best_nj = -1, 0
     best_v = -wfail
     ca, cb = min(c1, c2), max(c1, c2)
@@ -192,15 +216,14 @@ def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, n1, n2, t):
 
 @numba.njit(cache=True)
 def _cross(s, crossed, touch, col_n, colour_n, t):
-    cells, size = t[3], t[4]
-    for j in range(size[s]):
-        _mark(cells[s, j], crossed, touch, col_n, colour_n, t)
+    for j in range(t.size[s]):
+        _mark(t.cells[s, j], crossed, touch, col_n, colour_n, t)
 
 
 @numba.njit(cache=True)
 def _score(crossed, col_n, colour_n, jokers_left, t):
     """R-SCORE of a finished solo sheet (every completion a first)."""
-    star, colour_size, first, scalars = t[16], t[18], t[19], t[20]
+    star, colour_size, first, scalars = t.star, t.colour_size, t.first, t.scalars
     v = jokers_left * int(scalars[3])
     for i in range(crossed.shape[0]):
         if star[i] and not crossed[i]:
