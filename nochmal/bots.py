@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import COLUMN_MASKS, FULL, N_CELLS, N_COLS, ROW_MASKS, neighbours
+from .cells import COLUMN_MASKS, FULL, components, N_CELLS, N_COLS, ROW_MASKS, neighbours
 from .dice import COLOUR_FACES, COLOUR_JOKER, NUMBER_FACES, NUMBER_JOKER
 from .dice import remove_faces
 from .moves import PASS, Cross, move_groups
@@ -79,6 +79,7 @@ class Weights:
     cell: float = 0.05  # small value per cell crossed
     expand: float = 0.0  # value per free cell that becomes reachable (keeps the sheet open)
     flex: float = 0.0  # value per colour present on the reachable frontier after the move
+    mission: bool = False  # co-op: score the mission's terms (rows, columns to complete or to leave open)
 
 
 BASE_WEIGHTS = Weights(column=2.0, colour=0.375, star=3.0, joker=3.0, power=6.0, cell=0.05, expand=0.133)  # tuned on solo seeds 0-299
@@ -88,7 +89,7 @@ class SeatView:
     """What the heuristic needs about one seat, computed once per decision."""
 
     __slots__ = ("g7", "g15", "g21", "sheet", "crossed", "reach", "col_n", "colour_n", "row_n", "col_val", "colour_val", "row_val",
-                 "star_val", "nf_val")
+                 "star_val", "nf_val", "col_done", "fail", "targets", "front")
 
     def __init__(self, state, seat: int, w: Weights, mission_bias=None) -> None:
         s = state.seats[seat]
@@ -112,6 +113,10 @@ class SeatView:
         self.row_val = [0.0] * 7
         self.star_val = star_value(game, w)
         self.nf_val = 0.0
+        self.targets = None  # co-op: [(weight, [(colour, its cells still to cross, their parts)], work)] (bots_coop.target)
+        self.front = 0  # co-op (with targets): free cells a move may start from
+        self.fail = w.fail  # cost of a pass (co-op: a failed roll)
+        self.col_done = None  # co-op: extra value of completing column c now (negative: too early)
         if mission_bias is not None:
             mission_bias(state, seat, self, w)
 
@@ -139,12 +144,27 @@ def score_cells(view: SeatView, colour: int, cells: int, w: Weights) -> float:
     cv = view.colour_val[colour]
     if cv:
         v += w.colour * cv * view.g21[view.colour_n[colour]][size]
-    if w.row:
+    if w.mission:
         g15 = view.g15
         for r, k in rows:
             rv = view.row_val[r]
             if rv:
                 v += w.row * rv * g15[view.row_n[r]][k]
+        done = view.col_done
+        if done is not None:
+            for c, k in cols:
+                if col_n[c] + k == 7:
+                    v += done[c]
+        if view.targets:
+            reach = view.front | nb
+            for wt, pieces, work0 in view.targets:
+                work = 0
+                for c, rest, parts in pieces:
+                    if c == colour and cells & rest:
+                        parts = components(rest & ~cells)
+                    for p in parts:
+                        work += 1 if p & reach else 2
+                v += wt * (work0 - work)
     return v
 
 
@@ -182,7 +202,7 @@ def ranked_moves(state, seat: int | None = None, limit: int | None = None):
     w, bias = _weights_for(state)
     view = seat_view(state, seat, w, bias)
     acts = state.legal_actions(seat)
-    scored = [(-w.fail if a is PASS else score_cross(view, a, w), i, a) for i, a in enumerate(acts)]
+    scored = [(-view.fail if a is PASS else score_cross(view, a, w), i, a) for i, a in enumerate(acts)]
     scored.sort(key=lambda t: (-t[0], t[1]))
     return [(a, v) for v, _, a in (scored[:limit] if limit else scored)]
 
@@ -192,7 +212,7 @@ def _best_for_dice(state, seat: int, w: Weights, bias, colour_faces, number_face
     ``memo`` (cell mask -> value for this seat) may be shared by calls within one decision."""
     s = state.seats[seat]
     view = seat_view(state, seat, w, bias)
-    best, best_v = None, -w.fail
+    best, best_v = None, -view.fail
     if memo is None:
         memo = {}
     jw = w.joker
@@ -208,9 +228,11 @@ def _best_for_dice(state, seat: int, w: Weights, bias, colour_faces, number_face
     return best_v, best
 
 
-def team_active_choice(state, w: Weights, bias):
-    """Co-op: the active seat's dice decide what the others keep, so score each of its dice
-    pairs by its own best move plus every passive seat's best move with the dice left."""
+def team_choices(state, w: Weights, bias) -> list:
+    """Co-op: the active seat's dice decide what the others keep, so each of its dice pairs is
+    scored by its own best move plus every passive seat's best move with the dice left (a pass
+    frees all dice for the others). [(team value, action)], best first; ties keep the order of
+    the dice pairs, a pass after the crosses."""
     seat = state.active
     cf, nf = state.dice_for(seat)
     others = [p for p in range(state.game.n_seats) if p != seat]
@@ -224,24 +246,30 @@ def team_active_choice(state, w: Weights, bias):
                                for p in others)
         return replies[key]
 
-    best_total, best = None, None
+    out = []
     for cdie in sorted(set(cf)):
         for ndie in sorted(set(nf)):
             own_v, own = _best_for_dice(state, seat, w, bias, (cdie,), (ndie,), memos[seat])
-            if own is None:
-                continue
-            total = own_v + others_value(remove_faces(cf, cdie), remove_faces(nf, ndie))
-            if best_total is None or total > best_total:
-                best_total, best = total, own
-    # passing frees all dice for the others
-    pass_total = -w.fail + others_value(cf, nf)
-    if best is None or pass_total > best_total:
-        return PASS
-    return Cross(*best)
+            if own is not None:
+                out.append((own_v + others_value(remove_faces(cf, cdie), remove_faces(nf, ndie)), len(out), Cross(*own)))
+    out.append((-seat_view(state, seat, w, bias).fail + others_value(cf, nf), len(out), PASS))
+    out.sort(key=lambda t: (-t[0], t[1] if t[2] is not PASS else len(out)))
+    return [(v, a) for v, _, a in out]
+
+
+def team_active_choice(state, w: Weights, bias):
+    """Co-op: the active seat's choice for the team (the best of :func:`team_choices`)."""
+    return team_choices(state, w, bias)[0][1]
 
 
 #: co-op: let the active seat choose for the team (measured with nochmal simulate)
 TEAM_ACTIVE = True
+
+
+def team_choosing(state, seat: int) -> bool:
+    """True when ``seat`` is the co-op active seat whose dice choice decides what the others keep."""
+    return (TEAM_ACTIVE and state.game.mode == "coop" and seat == state.active and state.phase == "active"
+            and state.game.n_seats > 1 and state.game.sets_aside(state))
 
 
 def greedy_policy(state, rng: random.Random):
@@ -251,8 +279,7 @@ def greedy_policy(state, rng: random.Random):
     if seat < 0:  # a team decision (co-op penalties)
         return team_decision(state, rng)
     w, bias = _weights_for(state)
-    if bias is not None and TEAM_ACTIVE and seat == state.active and state.phase == "active" \
-            and state.game.n_seats > 1 and state.game.sets_aside(state):
+    if team_choosing(state, seat):
         return team_active_choice(state, w, bias)
     _, best = _best_for_dice(state, seat, w, bias, *state.dice_for(seat))
     return PASS if best is None else Cross(*best)
@@ -384,6 +411,8 @@ class PlannerConfig:
     halving: bool = False  # successive halving: at the cut points below keep the better half
     halving_at: tuple[int, ...] = (6, 2)  # cut after rollouts // d rollouts, for each d
     margin: float = 0.0  # keep greedy's choice unless another candidate's mean beats it by this much
+    active_only: bool = False  # co-op with several seats: plan the active seat's choice for the team
+    #                            (its dice decide what everybody keeps); the passive seats play greedy
 
 
 #: simulated actions a rollout search may play per decision, by mode (the planner's cap; the
@@ -416,9 +445,16 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
         acts = list(state.legal_actions())[: cfg.candidates]
         cands = acts
         seat_for_value = 0
+    elif team_choosing(state, seat):
+        # the co-op active seat: its best choices for the team (greedy's own first), then the pass
+        w, bias = _weights_for(state)
+        cands = [a for _, a in team_choices(state, w, bias)]
+        cands = cands[: cfg.candidates] + ([PASS] if PASS not in cands[: cfg.candidates] else [])
+        seat_for_value = seat
     else:
-        # greedy's own choice first (in co-op the active seat's team-aware choice, which the
-        # seat's own ranking may not list), then the heuristic's best moves, then the pass
+        if cfg.active_only and state.game.mode == "coop" and state.game.n_seats > 1:
+            return [(greedy_policy(state, rng), 0.0, 0)]
+        # greedy's own choice first, then the heuristic's best moves, then the pass
         own = greedy_policy(state, rng)
         cands = [own] + [a for a, _ in ranked_moves(state, seat, cfg.candidates) if a != own][: cfg.candidates - 1]
         if PASS not in cands:

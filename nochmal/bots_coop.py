@@ -4,10 +4,45 @@ value of a rollout."""
 from __future__ import annotations
 
 from .bots import Weights
-from .cells import COLOURS, COLUMN_MASKS, COLUMNS, indices
+from .cells import COLOURS, COLUMN_MASKS, COLUMNS, ROW_MASKS, components, indices, neighbours
 
 COOP_WEIGHTS = Weights(column=2.0, colour=1.0, row=1.0, star=0.0, joker=1.5, power=3.0, fail=8.0, cell=0.1,
-                       expand=0.2)
+                       expand=0.2, mission=True)
+
+
+#: M5: the next column of the sequence, the one after it (brought close, not completed), and the
+#: cost of completing a later one too early, by number of seats (one seat: the mission is lost)
+SEQ_NEXT, SEQ_AFTER, SEQ_LATER = 20.0, 4.0, 4.0
+SEQ_EARLY = (40.0, 12.0, 12.0, 12.0, 12.0, 12.0)
+
+
+#: a failed roll's cost relative to ``Weights.fail`` by the boxes still empty (1: it loses the game)
+FAIL_SCALE = (50.0, 2.0, 1.0)
+
+
+#: value of one move fewer needed for a target the plan gives the seat: every part of it still
+#: to cross needs a move of its own, a part out of reach one more (see :func:`target`)
+TARGET_W = {"colours": 3.0, "rows": 6.0, "star_columns": 3.0, "number_fields": 3.0, "sequence": 3.0,
+            "sequence_later": 1.0}
+
+
+def target(view, seat, cells: int, weight: float) -> None:
+    """Make ``cells`` a target of the seat's heuristic: a move is worth ``weight`` for each move it
+    saves on the way there (a part crossed whole, a part brought in reach; splitting a part costs)."""
+    rest = cells & ~seat.crossed
+    if not rest or not weight:
+        return
+    if view.targets is None:
+        view.targets = []
+        view.front = neighbours(seat.crossed) | seat.sheet.start_mask
+    pieces = []
+    work = 0
+    for c, cm in enumerate(seat.sheet.colour_masks):  # a move crosses one colour: parts are per colour
+        if rest & cm:
+            parts = components(rest & cm)
+            pieces.append((c, rest & cm, parts))
+            work += sum(1 if p & view.front else 2 for p in parts)
+    view.targets.append((weight, tuple(pieces), work))
 
 
 def coop_weights(game) -> Weights:
@@ -30,6 +65,8 @@ def coop_bias(state, seat, view, w) -> None:
     mine = plan_of(game)["seats"][seat]
     prog = game.progress(state)
     s = state.seats[seat]
+    left = game._boxes(s) - s.failed  # failed-roll boxes still empty; the last one loses the game
+    view.fail = w.fail * FAIL_SCALE[min(left, len(FAIL_SCALE)) - 1] if left > 0 else w.fail
     for req in prog.requirements:
         if req.complete:
             continue
@@ -39,11 +76,15 @@ def coop_bias(state, seat, view, w) -> None:
                     continue
                 view.colour_val[c] = 30.0 if name in mine["colours"] and name in req.missing else (
                     6.0 if name in req.missing else 1.0)
+                if name in mine["colours"] and name in req.missing:
+                    target(view, s, s.sheet.colour_masks[c], TARGET_W["colours"])
         elif req.kind == "rows":
             labels = s.sheet.spec.row_labels
             for r in range(7):
                 view.row_val[r] = 25.0 if labels[r] in mine["rows"] and labels[r] in req.missing else (
                     4.0 if labels[r] in req.missing else 0.0)
+                if labels[r] in mine["rows"] and labels[r] in req.missing:
+                    target(view, s, ROW_MASKS[r], TARGET_W["rows"])
         elif req.kind == "star_columns":
             view.star_val = 0.5
             for col in req.missing:
@@ -51,16 +92,33 @@ def coop_bias(state, seat, view, w) -> None:
                 if s.sheet.star_mask & COLUMN_MASKS[c] & ~s.crossed:
                     # a star still open in a column the team needs: value it through the column slot
                     view.col_val[c] += 6.0 if col in mine["star_columns"] else 2.0
+                    if col in mine["star_columns"]:
+                        target(view, s, s.sheet.star_mask & COLUMN_MASKS[c], TARGET_W["star_columns"])
         elif req.kind == "number_fields":
             for num, sq in s.sheet.number_fields:
                 if str(num) in req.missing:
                     # crossing the square's cells is progress towards the field
                     for i in indices(sq):
                         view.col_val[i % 15] += 3.0 if num in mine["number_fields"] else 1.0
+                    if num in mine["number_fields"]:
+                        target(view, s, sq, TARGET_W["number_fields"])
         elif req.kind == "sequence" and req.next:
             c = COLUMNS.index(req.next)
-            if c not in s.columns:
-                view.col_val[c] += 20.0
+            runs = bool(mine["columns"])  # the plan gives this seat the sequence
+            if c not in s.columns and runs:
+                view.col_val[c] += SEQ_NEXT
+                target(view, s, COLUMN_MASKS[c], TARGET_W["sequence"])
+            # a column of the sequence completed before its turn counts only if somebody completes it
+            # again later: leave its last cell open (with one player nobody else can)
+            done = view.col_done = [0.0] * len(COLUMNS)
+            later = req.missing[1:]  # the columns due after the next one
+            for i, col in enumerate(later):
+                c = COLUMNS.index(col)
+                if c not in s.columns:
+                    done[c] = -SEQ_EARLY[min(game.n_seats, len(SEQ_EARLY)) - 1]
+                    if runs:
+                        view.col_val[c] += SEQ_AFTER if i == 0 else SEQ_LATER
+                        target(view, s, COLUMN_MASKS[c], TARGET_W["sequence_later"])
 
 
 def coop_rollout_value(state) -> float:

@@ -103,3 +103,28 @@ def colour_index(name: str) -> int:
         raise InvalidInputError(
             f"unknown colour {name!r}: colours are {', '.join(COLOURS)}", rule="R-COLOUR"
         ) from None
+
+
+_PARTS: dict[int, tuple[int, ...]] = {}
+
+
+def components(mask: int) -> tuple[int, ...]:
+    """The orthogonally connected parts of ``mask``, lowest cell first (memoised: a pure
+    function of the grid)."""
+    parts = _PARTS.get(mask)
+    if parts is None:
+        out = []
+        rest = mask
+        while rest:
+            reached = rest & -rest
+            while True:
+                grown = (reached | neighbours(reached)) & rest
+                if grown == reached:
+                    break
+                reached = grown
+            out.append(reached)
+            rest &= ~reached
+        parts = _PARTS[mask] = tuple(out)
+        if len(_PARTS) > 200_000:
+            _PARTS.clear()
+    return parts

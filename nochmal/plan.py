@@ -83,8 +83,13 @@ def team_plan(game) -> dict:
                 seats[s]["number_fields"] = sorted(ns)
             notes.append("fill the number fields: " + "; ".join(
                 f"seat {s + 1} {', '.join(map(str, seats[s]['number_fields']))}" for s in range(n) if seats[s]["number_fields"]))
-        elif req.kind == "sequence":
-            for s in range(n):
+    for req in game.mission.requirements:
+        if req.kind == "sequence":
+            # a 21-cell colour needs a seat's whole attention: the seats without one run the sequence
+            free = [s for s in range(n) if not seats[s]["colours"]] or list(range(n))
+            for s in free:
                 seats[s]["columns"] = list(req.columns)
-            notes.append(f"everybody completes the next column of {'-'.join(req.columns)} as soon as it is due")
+            who = "everybody" if len(free) == n else "seat " + ", ".join(str(s + 1) for s in free)
+            notes.append(f"{who} completes the next column of {'-'.join(req.columns)} as soon as it is due; "
+                         "nobody completes a later one early")
     return {"mission": game.mission.id, "seats": seats, "notes": notes}

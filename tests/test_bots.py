@@ -6,6 +6,7 @@ import statistics
 import pytest
 
 from nochmal.bots import PlannerConfig, greedy_policy, make_planner, plan, ranked_moves
+from nochmal.cells import COLOURS
 from nochmal.coop import CoopGame
 from nochmal.game import BaseGame, SoloGame, play
 from nochmal.moves import PASS
@@ -122,7 +123,53 @@ def test_team_plan_divides_the_mission():
     assert sorted(r for s in p4["seats"] for r in s["rows"]) == sorted({r for s in p4["seats"] for r in s["rows"]})
     p3 = team_plan(CoopGame.create(2, 3))
     assert "".join(sorted(c for s in p3["seats"] for c in s["star_columns"])) == "ABCDEFGHIJKLMNO"
-    assert p1["notes"] and team_plan(CoopGame.create(3, 5))["seats"][0]["columns"] == list("NOCHMAL")
+    assert p1["notes"]
+    # M5: the seats the plan gives a colour leave N-O-C-H-M-A-L to the others; with no colour to
+    # complete (two players) everybody runs it
+    p5 = team_plan(CoopGame.create(3, 5))["seats"]
+    assert sum(1 for s in p5 if s["colours"]) == 1
+    assert all((s["columns"] == list("NOCHMAL")) != bool(s["colours"]) for s in p5)
+    assert all(s["columns"] == list("NOCHMAL") for s in team_plan(CoopGame.create(2, 5))["seats"])
+
+
+def test_components_are_the_connected_parts():
+    from nochmal.cells import components, is_connected, mask_of
+
+    cells = mask_of(["A1", "B1", "A2", "D1", "D2", "O7", "N7", "F4"])
+    parts = components(cells)
+    assert sorted(parts) == sorted([mask_of(["A1", "B1", "A2"]), mask_of(["D1", "D2"]), mask_of(["N7", "O7"]),
+                                    mask_of(["F4"])])
+    assert all(is_connected(p) for p in parts) and components(0) == ()
+    assert components(mask_of(["O1", "A2"])) == (mask_of(["O1"]), mask_of(["A2"]))  # no wrap-around at row ends
+
+
+def test_greedy_crosses_a_target_colour_whole_rather_than_splitting_it():
+    """The co-op heuristic counts the moves a plan target still needs (one per part of it, two for a
+    part out of reach): crossing a part whole saves one, cutting a part in two costs one."""
+    from nochmal.bots import SeatView, score_cells
+    from nochmal.bots_coop import coop_bias, coop_weights, target
+    from nochmal.cells import components
+
+    game = CoopGame.create(1, 2)  # rows: no colour is a target of the plan
+    st = game.new_state()
+    w = coop_weights(game)
+    sheet = st.seats[0].sheet
+    # a part of some colour that touches the start column and has a cut cell there
+    colour, part, cell = next((c, p, 1 << i) for c in range(5) for p in components(sheet.colour_masks[c])
+                              if p & sheet.start_mask for i in range(105)
+                              if p >> i & 1 and 1 << i & sheet.start_mask and len(components(p & ~(1 << i))) > 1)
+    view = SeatView(st, 0, w, coop_bias)
+    bare = SeatView(st, 0, w, coop_bias)
+    view.targets = bare.targets = None
+    target(view, st.seats[0], part, 3.0)
+
+    def term(cells):  # the target's share of the heuristic value
+        return score_cells(view, colour, cells, w) - score_cells(bare, colour, cells, w)
+
+    assert term(part) == 3.0  # the part crossed whole: one move fewer
+    assert term(cell) == -3.0  # the part cut in two (both halves stay in reach): one move more
+
+
 
 
 @pytest.mark.parametrize("sheet", ["standard", "blue", "orange"])
