@@ -420,6 +420,10 @@ class PlannerConfig:
 #: takes ~0.4 s (median), ~1 s at most (a co-op bot decision costs ~0.3-0.6 ms, a base one ~0.08 ms).
 WORK_BUDGET = {"coop": 2500, "base": 14000, "solo": 14000}
 
+#: co-op with several seats the planner plans once a turn (the active seat's team choice), so it
+#: may spend more on it: ~0.7 s a 6-seat decision (``planner_decision_s``)
+COOP_PLAN_WORK = 4000
+
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
 #: solo rolls out in compiled code (:class:`SoloSim`, ~30 µs a game): 20 candidates, up to 480
 #: rollouts, halving after 60, 120 and 240 (measured: 25.7 with 12 candidates, 25.6 with 12 x 960,
@@ -428,7 +432,7 @@ WORK_BUDGET = {"coop": 2500, "base": 14000, "solo": 14000}
 PLANNER_CONFIGS = {
     "solo": PlannerConfig(candidates=20, rollouts=480, halving=True, halving_at=(8, 4, 2)),
     "base": PlannerConfig(candidates=6, rollouts=24, work=WORK_BUDGET["base"]),
-    "coop": PlannerConfig(candidates=6, rollouts=24, work=WORK_BUDGET["coop"], margin=0.05),
+    "coop": PlannerConfig(candidates=6, rollouts=24, work=COOP_PLAN_WORK, margin=0.05, active_only=True),
 }
 
 
