@@ -253,7 +253,7 @@ def team_choices(state, w: Weights, bias) -> list:
             if own is not None:
                 out.append((own_v + others_value(remove_faces(cf, cdie), remove_faces(nf, ndie)), len(out), Cross(*own)))
     out.append((-seat_view(state, seat, w, bias).fail + others_value(cf, nf), len(out), PASS))
-    out.sort(key=lambda t: (-t[0], t[1] if t[2] is not PASS else len(out)))
+    out.sort(key=lambda t: (-t[0], t[1]))  # the pass was added last: it wins a tie with no cross
     return [(v, a) for v, _, a in out]
 
 

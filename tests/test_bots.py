@@ -247,3 +247,20 @@ def test_compiled_rollouts_of_several_starts_are_each_greedys_game():
         c.apply(a)
         expected.append(rollout(c, random.Random(9), 0))
     assert scores == expected and len(set(map(tuple, starts))) == len(starts)
+
+
+def test_M5_columns_outside_the_sequence_are_worth_less_to_the_seats_running_it():
+    """M5: a column outside N-O-C-H-M-A-L is only a path for the seats the plan gives the sequence
+    (bots_coop.SEQ_OTHER of its points); other missions keep every column's full value."""
+    from nochmal.bots import SeatView
+    from nochmal.bots_coop import SEQ_OTHER, coop_bias, coop_weights
+    from nochmal.cells import COLUMNS
+
+    for mission, share in ((5, SEQ_OTHER), (2, 1.0)):
+        game = CoopGame.create(1, mission)
+        st = game.new_state()
+        view = SeatView(st, 0, coop_weights(game), coop_bias)
+        sheet = st.seats[0].sheet
+        for col in "BDEFGIJK":
+            assert view.col_val[COLUMNS.index(col)] == pytest.approx(share * sheet.first_points[COLUMNS.index(col)])
+    assert 0 < SEQ_OTHER < 1
