@@ -126,10 +126,7 @@ def candidates(state, seat: int, n: int) -> list:
 
 def _mission_share(st) -> float:
     """Co-op: the share of the mission done (each requirement counts equally; 1 when won)."""
-    if st.extra.get("won"):
-        return 1.0
-    reqs = st.game.progress(st).requirements
-    return sum(min(len(r.done), r.needed) / r.needed if r.needed else 1.0 for r in reqs) / len(reqs)
+    return 1.0 if st.extra.get("won") else st.game.progress(st).share
 
 
 def _play_out(st, rng: random.Random, seat: int) -> tuple[bool, float, float, int]:

@@ -251,10 +251,10 @@ def team_choices(state, w: Weights, bias) -> list:
         for ndie in sorted(set(nf)):
             own_v, own = _best_for_dice(state, seat, w, bias, (cdie,), (ndie,), memos[seat])
             if own is not None:
-                out.append((own_v + others_value(remove_faces(cf, cdie), remove_faces(nf, ndie)), len(out), Cross(*own)))
-    out.append((-seat_view(state, seat, w, bias).fail + others_value(cf, nf), len(out), PASS))
-    out.sort(key=lambda t: (-t[0], t[1]))  # the pass was added last: it wins a tie with no cross
-    return [(v, a) for v, _, a in out]
+                out.append((own_v + others_value(remove_faces(cf, cdie), remove_faces(nf, ndie)), Cross(*own)))
+    out.append((-seat_view(state, seat, w, bias).fail + others_value(cf, nf), PASS))
+    out.sort(key=lambda t: -t[0])  # stable: ties keep the order above, the pass last
+    return out
 
 
 def team_active_choice(state, w: Weights, bias):
@@ -452,8 +452,9 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     elif team_choosing(state, seat):
         # the co-op active seat: its best choices for the team (greedy's own first), then the pass
         w, bias = _weights_for(state)
-        cands = [a for _, a in team_choices(state, w, bias)]
-        cands = cands[: cfg.candidates] + ([PASS] if PASS not in cands[: cfg.candidates] else [])
+        cands = [a for _, a in team_choices(state, w, bias)][: cfg.candidates]
+        if PASS not in cands:
+            cands.append(PASS)
         seat_for_value = seat
     else:
         if cfg.active_only and state.game.mode == "coop" and state.game.n_seats > 1:

@@ -133,6 +133,4 @@ def coop_rollout_value(state) -> float:
     """1 for a win; otherwise partial credit for mission progress and turns survived."""
     if state.is_terminal() and state.extra.get("won"):
         return 1.0 + (27 - state.roll_index) / 270.0
-    prog = state.game.progress(state)
-    frac = sum(min(len(r.done), r.needed) / r.needed if r.needed else 1.0 for r in prog.requirements) / len(prog.requirements)
-    return 0.5 * frac + 0.01 * min(state.roll_index, 27) / 27
+    return 0.5 * state.game.progress(state).share + 0.01 * min(state.roll_index, 27) / 27

@@ -40,6 +40,12 @@ class MissionProgress:
     def complete(self) -> bool:
         return all(r.complete for r in self.requirements)
 
+    @property
+    def share(self) -> float:
+        """The share of the mission done, 0..1: each requirement counts equally."""
+        reqs = self.requirements
+        return sum(min(len(r.done), r.needed) / r.needed if r.needed else 1.0 for r in reqs) / len(reqs)
+
     def to_json(self) -> dict:
         return {"mission": self.mission, "name": self.name, "complete": self.complete,
                 "requirements": [r.to_json() for r in self.requirements]}
