@@ -44,3 +44,19 @@ def keys(at: AppTest) -> set[str]:
 
 def texts(at: AppTest, kind: str) -> list[str]:
     return [e.value for e in getattr(at, kind)]
+
+
+def path_of(at: AppTest, key: str) -> tuple[int, ...] | None:
+    """Where the widget ``key`` sits in the page tree (child indices from the root); the
+    browser matches elements between runs by this path."""
+
+    def walk(node, path):
+        if getattr(node, "key", None) == key and not getattr(node, "children", None):
+            return path
+        for i, child in (getattr(node, "children", None) or {}).items():
+            found = walk(child, path + (i,))
+            if found is not None:
+                return found
+        return None
+
+    return walk(at._tree, ())

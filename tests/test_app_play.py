@@ -13,7 +13,7 @@ import random
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptools import APP, HISTORY, START, TABLE, app, env, keys, no_exception, texts  # noqa: F401
+from apptools import APP, HISTORY, START, TABLE, app, env, keys, no_exception, path_of, texts  # noqa: F401
 from nochmal import tableview as tv
 from nochmal.cells import names
 from nochmal.dice import Roll
@@ -118,7 +118,12 @@ def test_companion_coop_flow(env):
     assert any("R-START" in e for e in errors), errors
     ses = load(env, gid)
     assert ses.n_events == n_before and ses.state.seats[0].crossed == 0
+    where = {k: path_of(at, k) for k in ("cross-btn", "clear-btn", "fail-btn")}
     at.button(key="clear-btn").click().run()
+    # the message is gone, and the buttons below it kept their place (a moved widget shows twice
+    # in the browser until the old copy is cleared)
+    assert not any("R-START" in e for e in texts(at, "error"))
+    assert {k: path_of(at, k) for k in where} == where and None not in where.values()
 
     # a legal cross for the active seat: H1 is a one-cell green block in the start column
     at.button(key="cell-0-H1").click().run()

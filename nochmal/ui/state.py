@@ -124,8 +124,12 @@ def flash(kind: str, text: str) -> None:
 
 
 def show_flash() -> None:
+    """The pending message, in a slot that is drawn on every run. Elements below it keep their
+    place whether or not a message shows, so the browser never shows an old copy of a widget
+    beside its new one while stale elements wait to be cleared."""
     f = st.session_state.get("flash")
-    if f:
-        kind, text = f
-        getattr(st, kind, st.info)(text)
-        st.session_state["flash"] = None
+    with st.container(key="flash-slot"):
+        if f:
+            kind, text = f
+            getattr(st, kind, st.info)(text)
+            st.session_state["flash"] = None
