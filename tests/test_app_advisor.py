@@ -12,7 +12,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptools import APP, HISTORY, START, TABLE, app, env, keys, no_exception, texts  # noqa: F401
+from apptools import APP, HISTORY, START, TABLE, app, env, keys, no_exception, path_of, texts  # noqa: F401
 from nochmal import tableview as tv
 from nochmal.cells import mask_of, names
 from nochmal.dice import Roll
@@ -57,7 +57,10 @@ def test_advisor_is_off_by_default_and_lists_three_moves_for_the_deciding_seat(e
     no_exception(at)
     assert at.toggle(key="advisor-on").value is False
     assert not any(k.startswith("advise-") for k in keys(at))
+    where = {k: path_of(at, k) for k in ("cross-btn", "clear-btn", "cell-0-H1")}
     advisor_on(at)
+    # switching the advisor on moves none of the entry controls below it
+    assert {k: path_of(at, k) for k in where} == where and None not in where.values()
     ses = load(env, ses.game_id)
     sug = cached(at, ses, 0)
     assert 1 <= len(sug) <= 3

@@ -105,7 +105,8 @@ else:
         widgets.dice_panel(gs, names, bots, events)
     deciding = tv.seats_to_decide(gs)
     mine = [s for s in deciding if tv.can_enter(access, device_seat, s) and not bots[s]]
-    widgets.advisor_panel(ses, gs, mine, names)
+    with st.container(key="advisor-slot"):  # one element whatever it shows: the entry below keeps its place
+        widgets.advisor_panel(ses, gs, mine, names)
     if mine:
         if len(mine) > 1:
             if ss.get("entry-seat") not in mine:
