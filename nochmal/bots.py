@@ -274,10 +274,26 @@ def team_choosing(state, seat: int) -> bool:
 
 def greedy_policy(state, rng: random.Random):
     """One move ahead: the legal action with the best heuristic value (ties: the first in
-    the engine's sorted order). In co-op the active seat scores its choice for the team."""
+    the engine's sorted order). In co-op the active seat scores its choice for the team.
+    Solo and base games decide in compiled code (:class:`GreedyKernel`, the same choices)."""
     seat = state.current_player()
     if seat < 0:  # a team decision (co-op penalties)
         return team_decision(state, rng)
+    if COMPILED_GREEDY and state.game.mode != "coop":
+        return _kernel_for(state.game, state.seats[seat].sheet).choose(state, seat)
+    return _heuristic_choice(state, seat)
+
+
+def reference_greedy(state, rng: random.Random | None = None):
+    """:func:`greedy_policy` decided by the Python heuristic in every mode (what the compiled
+    kernel is checked against)."""
+    seat = state.current_player()
+    if seat < 0:
+        return team_decision(state, rng)
+    return _heuristic_choice(state, seat)
+
+
+def _heuristic_choice(state, seat: int):
     w, bias = _weights_for(state)
     if team_choosing(state, seat):
         return team_active_choice(state, w, bias)
@@ -331,7 +347,7 @@ class SoloSim:
         self.w = w
         self.n_rolls = game.n_rolls
         self._k = solosim
-        self._t = solosim.SoloTables.build(game, self.sheet, w, star_value(game, w), _subset_info)
+        self._t = greedy_tables(game, self.sheet, w)
 
     def score(self, crossed: int, jokers_left: int) -> int:
         """R-SCORE of a finished solo sheet."""
@@ -347,7 +363,8 @@ class SoloSim:
     def choose(self, crossed: int, jokers_left: int, colour_faces, number_faces):
         """Greedy's move as (cells, "!" spent), or None for a pass."""
         (c1, c2), (n1, n2) = colour_faces, number_faces
-        s, n_j = self._k.choose_one(self._k.bits_of(crossed), jokers_left, c1, c2, n1, n2, self._t.arrays)
+        s, n_j, _c, _n, _col = self._k.choose_one(self._k.bits_of(crossed), jokers_left, c1, c2, -1, n1, n2, -1,
+                                                  0, 0, self._t.arrays)
         return None if s < 0 else (self._t.masks[s], int(n_j))
 
     def draw(self, rng: random.Random, rolls: int):
@@ -373,6 +390,61 @@ class SoloSim:
     def rollouts(self, starts, dice):
         """:meth:`play` from (crossed, "!" left) pairs."""
         return self.play(*self.positions(starts), dice)
+
+
+def greedy_tables(game, sheet, w: Weights = BASE_WEIGHTS):
+    """The compiled kernels' tables for ``sheet`` under ``game``'s scoring (cached on the sheet:
+    base games are created by the thousand in sweeps, their sheets are shared)."""
+    from . import solosim  # numba loads only when a compiled path is first used (~0.3 s to import)
+
+    sv = star_value(game, w)
+    key = ("greedy-tables", w, sv, tuple(game.colour_bonus), game.joker_value, game.star_penalty)
+    tables = sheet.bot_memo.get(key)
+    if tables is None:
+        tables = sheet.bot_memo[key] = solosim.GreedyTables.build(game, sheet, w, sv, _subset_info)
+    return tables
+
+
+class GreedyKernel:
+    """Greedy's decision outside co-op, compiled (:func:`nochmal.solosim.choose_one`): the move
+    :func:`reference_greedy` makes, move for move and tie for tie (tests compare them), in a
+    fraction of the time. Co-op decisions (mission terms, team choices) stay in Python."""
+
+    def __init__(self, game, sheet) -> None:
+        from . import solosim
+
+        self._k = solosim
+        self._t = greedy_tables(game, sheet)
+
+    def choose(self, state, seat: int):
+        """The greedy action of ``seat`` (a Cross or PASS) with the dice it may pick from."""
+        s = state.seats[seat]
+        k = self._k
+        bits = getattr(s, "_bits", None)
+        if bits is None or bits[0] != s.crossed:
+            bits = s._bits = (s.crossed, k.bits_of(s.crossed))
+        cf, nf = state.dice_for(seat)
+        cf, nf = cf + _NO_DICE, nf + _NO_DICE
+        i, _nj, cdie, ndie, colour = k.choose_one(bits[1], s.jokers_left, cf[0], cf[1], cf[2], nf[0], nf[1], nf[2],
+                                                  state.claimed_columns, state.claimed_colours, self._t.arrays)
+        return PASS if i < 0 else Cross(int(cdie), int(ndie), int(colour), self._t.masks[i])
+
+
+_NO_DICE = (-1, -1, -1)
+
+
+def _kernel_for(game, sheet) -> GreedyKernel:
+    kernels = getattr(game, "_kernels", None)
+    if kernels is None:
+        kernels = game._kernels = {}
+    kernel = kernels.get(id(sheet))  # the game holds its sheets, so the ids stay theirs
+    if kernel is None:
+        kernel = kernels[id(sheet)] = GreedyKernel(game, sheet)
+    return kernel
+
+
+#: base and solo games decide greedy's moves in compiled code (False: the Python heuristic)
+COMPILED_GREEDY = True
 
 
 def solo_sim(game) -> SoloSim | None:

@@ -39,7 +39,7 @@ class Seat:
     """One player's sheet in a game."""
 
     __slots__ = ("sheet", "crossed", "jokers_used", "columns", "colours", "failed",
-                 "new_columns", "new_colours", "_table_key", "_table", "_view")
+                 "new_columns", "new_colours", "_table_key", "_table", "_view", "_bits")
 
     def __init__(self, sheet: Sheet) -> None:
         self.sheet = sheet
@@ -53,6 +53,7 @@ class Seat:
         self._table_key = -1
         self._table = None
         self._view = None  # a bot's cached evaluation of this seat (nochmal.bots)
+        self._bits = None  # (crossed, its cells as the compiled kernels' array) (nochmal.bots)
 
     @property
     def jokers_left(self) -> int:
@@ -90,6 +91,7 @@ class Seat:
         s._table_key = self._table_key
         s._table = self._table
         s._view = self._view
+        s._bits = self._bits
         return s
 
     def to_json(self) -> dict:

@@ -1,10 +1,12 @@
-"""Greedy solo play compiled with numba: the planner's rollouts (R-SOLO-*: one sheet, 2 + 2
-dice, 30 rolls, every completion a first, nothing set aside).
+"""Greedy play compiled with numba: the solo planner's rollouts (R-SOLO-*: one sheet, 2 + 2
+dice, 30 rolls, every completion a first, nothing set aside) and greedy's single decisions in
+solo and base games (any 1-3 colour and number faces, first or later points).
 
-An unchecked fast path for simulations, named as such: it trusts its input and plays exactly
-what :func:`nochmal.bots.greedy_policy` plays in a solo game (the same moves in the same order,
-the same heuristic values computed with the same floating-point operations, so even ties break
-the same way; tests compare them move by move). :class:`nochmal.bots.SoloSim` is its interface.
+An unchecked fast path, named as such: it trusts its input and chooses exactly what the bots'
+Python heuristic (:func:`nochmal.bots.reference_greedy`) chooses outside co-op — the same moves
+in the same order, the same heuristic values computed with the same floating-point operations,
+so even ties break the same way; tests compare them move by move. :class:`nochmal.bots.SoloSim`
+and :class:`nochmal.bots.GreedyKernel` are its interfaces.
 
 A position is a boolean array of the 105 cells (row-major, ``A1`` first) plus "!" left; a move
 is the index of a *cell set* — one of the connected 1-5-cell subsets of one colour block,
@@ -41,8 +43,8 @@ class Arrays(NamedTuple):
     cols: np.ndarray  # cell set -> (column, cells in it) in _subset_info's order
     colk: np.ndarray
     ncols: np.ndarray
-    col_gain: np.ndarray  # [column][crossed][new cells]: score_cells' column term
-    colour_gain: np.ndarray  # [colour's crossed][new cells]: its colour term
+    col_gain: np.ndarray  # [first 0 / later 1][column][crossed][new cells]: score_cells' column term
+    colour_gain: np.ndarray  # [first 0 / later 1][colour's crossed][new cells]: its colour term
     cell_nb: np.ndarray  # cell -> its orthogonal neighbours (-1 padded)
     start: np.ndarray
     star: np.ndarray
@@ -53,14 +55,15 @@ class Arrays(NamedTuple):
 
 
 @dataclass(frozen=True)
-class SoloTables:
-    """The kernels' arrays plus the cell set index -> bit mask map, for one sheet and weights."""
+class GreedyTables:
+    """The kernels' arrays plus the cell set index -> bit mask map, for one sheet, one game's
+    scoring and the weights."""
 
     masks: tuple[int, ...]  # cell set index -> bit mask (Python int)
     arrays: Arrays
 
     @classmethod
-    def build(cls, game, sheet, w, star_val: float, subset_info) -> "SoloTables":
+    def build(cls, game, sheet, w, star_val: float, subset_info) -> "GreedyTables":
         from .bots import gains
 
         order: list[int] = []
@@ -100,11 +103,13 @@ class SoloTables:
             for j, (c, k) in enumerate(c_items):
                 cols[i, j], colk[i, j] = c, k
         g7, g21 = gains(7, w.power), gains(21, w.power)
-        col_gain = np.array([[[w.column * float(sheet.first_points[c]) * g7[n_][k] for k in range(6)]
-                              for n_ in range(8)] for c in range(N_COLS)], np.float64)
-        cv = float(game.colour_bonus[0])
-        colour_gain = np.array([[w.colour * cv * g21[n_][k] for k in range(6)]
-                                for n_ in range(22)], np.float64)
+        # the same products as SeatView/score_cells: w.column * points * gain (a worthless column
+        # adds 0.0 here where score_cells skips it: the same sum)
+        col_gain = np.array([[[[w.column * float(pts[c]) * g7[n_][k] for k in range(6)] for n_ in range(8)]
+                              for c in range(N_COLS)] for pts in (sheet.first_points, sheet.later_points)],
+                            np.float64)
+        colour_gain = np.array([[[w.colour * float(cv) * g21[n_][k] for k in range(6)] for n_ in range(22)]
+                                for cv in game.colour_bonus], np.float64)
         cell_nb = np.full((N_CELLS, 4), -1, np.int16)
         for i in range(N_CELLS):
             nidx = list(indices(neighbours(1 << i) & FULL))
@@ -154,25 +159,56 @@ def _setup(crossed, t):
     return touch, col_n, colour_n
 
 
+NO_FACE = 99  # an absent die (faces are 0-5)
+
+
 @numba.njit(cache=True)
-def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, n1, n2, t):
-    """Greedy's move: (cell set index or -1 for a pass, "!" spent)."""
+def _sorted3(a, b, c):
+    """Up to three dice faces (-1: no die) ascending, absent ones last as NO_FACE."""
+    a = NO_FACE if a < 0 else a
+    b = NO_FACE if b < 0 else b
+    c = NO_FACE if c < 0 else c
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return (a, b, c)
+
+
+@numba.njit(cache=True)
+def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
+            claimed_colours, t):
+    """Greedy's move with colour faces c1-c3 and number faces n1-n3 (-1: no die): (cell set index
+    or -1 for a pass, "!" spent, colour die, number die, colour). ``claimed_cols``/``claimed_colours``:
+    bit masks of what another seat completed first (later points, R-FIRST)."""
     order, lo, hi, cells, size, base, nbs, nbn = t.order, t.lo, t.hi, t.cells, t.size, t.base, t.nbs, t.nbn
     cols, colk, ncols, col_gain, colour_gain = t.cols, t.colk, t.ncols, t.col_gain, t.colour_gain
     wexp, jw, wfail = t.scalars[0], t.scalars[1], t.scalars[2]
-    best, best_nj = -1, 0
+    best, best_nj, best_c, best_n, best_col = -1, 0, -1, -1, -1
     best_v = -wfail
-    ca, cb = min(c1, c2), max(c1, c2)
-    na, nb_ = min(n1, n2), max(n1, n2)
-    n_cdice = 1 if ca == cb else 2
-    n_ndice = 1 if na == nb_ else 2
-    for ci in range(n_cdice):
-        cdie = ca if ci == 0 else cb
+    cfs = _sorted3(c1, c2, c3)
+    nfs = _sorted3(n1, n2, n3)
+    prev_c = -1
+    for ci in range(3):  # the faces as move_groups takes them: distinct, ascending
+        cdie = cfs[ci]
+        if cdie == NO_FACE:
+            break
+        if cdie == prev_c:
+            continue
+        prev_c = cdie
         ccost = 1 if cdie == COLOUR_JOKER else 0
         if ccost > jokers_left:
             continue
-        for ni in range(n_ndice):
-            ndie = na if ni == 0 else nb_
+        prev_n = -1
+        for ni in range(3):
+            ndie = nfs[ni]
+            if ndie == NO_FACE:
+                break
+            if ndie == prev_n:
+                continue
+            prev_n = ndie
             ncost = 1 if ndie == NUMBER_JOKER else 0
             n_j = ccost + ncost
             if n_j > jokers_left:
@@ -181,7 +217,7 @@ def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, n1, n2, t):
             c_lo, c_hi = (0, 5) if ccost else (cdie, cdie + 1)
             k_lo, k_hi = (1, 6) if ncost else (ndie, ndie + 1)
             for colour in range(c_lo, c_hi):
-                cgain = colour_gain[colour_n[colour]]
+                cgain = colour_gain[claimed_colours >> colour & 1, colour_n[colour]]
                 for k in range(k_lo, k_hi):
                     for oi in range(lo[colour, k], hi[colour, k]):
                         s = order[oi]
@@ -206,12 +242,12 @@ def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, n1, n2, t):
                             v += wexp * cnt
                         for j in range(ncols[s]):
                             c = cols[s, j]
-                            v += col_gain[c, col_n[c], colk[s, j]]
+                            v += col_gain[claimed_cols >> c & 1, c, col_n[c], colk[s, j]]
                         v = v + cgain[size[s]]
                         v -= cost
                         if v > best_v:
-                            best, best_nj, best_v = s, n_j, v
-    return best, best_nj
+                            best, best_nj, best_c, best_n, best_col, best_v = s, n_j, cdie, ndie, colour, v
+    return best, best_nj, best_c, best_n, best_col
 
 
 @numba.njit(cache=True)
@@ -244,7 +280,8 @@ def _play(crossed0, jokers_left, dice, t):
     touch, col_n, colour_n = _setup(crossed, t)
     jl = jokers_left
     for r in range(dice.shape[0]):
-        s, n_j = _choose(crossed, touch, col_n, colour_n, jl, dice[r, 0], dice[r, 1], dice[r, 2], dice[r, 3], t)
+        s, n_j, _c, _n, _col = _choose(crossed, touch, col_n, colour_n, jl, dice[r, 0], dice[r, 1], -1,
+                                       dice[r, 2], dice[r, 3], -1, 0, 0, t)
         if s >= 0:
             _cross(s, crossed, touch, col_n, colour_n, t)
             jl -= n_j
@@ -261,9 +298,11 @@ def play_many(starts, jokers, dice, t):
 
 
 @numba.njit(cache=True)
-def choose_one(crossed, jokers_left, c1, c2, n1, n2, t):
+def choose_one(crossed, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols, claimed_colours, t):
+    """One decision from a position (see :func:`_choose`)."""
     touch, col_n, colour_n = _setup(crossed, t)
-    return _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, n1, n2, t)
+    return _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
+                   claimed_colours, t)
 
 
 @numba.njit(cache=True)

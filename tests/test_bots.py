@@ -173,10 +173,13 @@ def test_greedy_crosses_a_target_colour_whole_rather_than_splitting_it():
 
 
 @pytest.mark.parametrize("sheet", ["standard", "blue", "orange"])
-def test_solo_sim_chooses_what_greedy_chooses(sheet):
-    """The planner's bare-bit-mask solo rollouts must be greedy's play, move for move."""
+def test_solo_sim_chooses_what_greedy_chooses(sheet, monkeypatch):
+    """The planner's bare-bit-mask solo rollouts must be greedy's play, move for move (greedy
+    here: the Python heuristic, not the compiled decision)."""
+    from nochmal import bots
     from nochmal.bots import rollout, solo_sim
 
+    monkeypatch.setattr(bots, "COMPILED_GREEDY", False)
     game = SoloGame([sheet])
     sim = solo_sim(game)
     checked_moves = 0
@@ -198,6 +201,36 @@ def test_solo_sim_chooses_what_greedy_chooses(sheet):
             st.apply(a)
         assert sim.score(st.seats[0].crossed, st.seats[0].jokers_left) == st.outcome().scores[0].total
     assert checked_moves == 15 * 30
+
+
+@pytest.mark.parametrize("sheets", [("standard", "red", "blue", "green"), ("orange", "blue"),
+                                    ("standard",) * 6, ("green", "red", "orange")])
+def test_compiled_greedy_decides_what_the_python_heuristic_decides(sheets):
+    """Base and solo games decide greedy's moves in compiled code: at every decision of whole
+    seeded games (active seats with 3 + 3 dice, passive ones with what is left, "!" spent, columns
+    and colours already claimed by another seat) it picks the Python heuristic's move, ties included."""
+    from nochmal.bots import reference_greedy
+
+    games = [BaseGame(list(sheets))] if len(sheets) > 1 else []
+    games.append(SoloGame([sheets[0]]))
+    checked, later, jokers = 0, 0, 0
+    for game in games:
+        for seed in range(6):
+            st, rng = game.new_state(), random.Random(seed)
+            while not st.is_terminal():
+                if st.is_chance_node():
+                    st.apply(st.sample_roll(rng))
+                    continue
+                seat = st.current_player()
+                fast, ref = greedy_policy(st, rng), reference_greedy(st, rng)
+                assert fast == ref, (st.summary(), fast, ref)
+                checked += 1
+                later += bool(st.claimed_columns or st.claimed_colours)
+                jokers += fast != PASS and fast.joker_cost > 0
+                st.apply(fast, seat)
+    assert checked > 150 * len(games) and jokers > 0
+    if len(sheets) > 1:
+        assert later > 0  # positions where a completion only scores the later points were met
 
 
 def test_solo_sim_only_for_solo():
@@ -227,11 +260,13 @@ def test_planner_considers_greedys_team_choice_and_keeps_it_within_the_margin():
     assert len(decisions) > 20 and all(decisions)
 
 
-def test_compiled_rollouts_of_several_starts_are_each_greedys_game():
+def test_compiled_rollouts_of_several_starts_are_each_greedys_game(monkeypatch):
     """The planner's batch call: every start position played with the same dice gives the score
-    the engine's greedy rollout gives from that position with those dice."""
+    the engine's greedy rollout (the Python heuristic) gives from that position with those dice."""
+    from nochmal import bots
     from nochmal.bots import rollout, solo_sim
 
+    monkeypatch.setattr(bots, "COMPILED_GREEDY", False)
     game = SoloGame(["red"])
     sim = solo_sim(game)
     st, rng = game.new_state(), random.Random(21)
