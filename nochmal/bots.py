@@ -21,6 +21,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -175,7 +176,7 @@ def score_cross(view: SeatView, move: Cross, w: Weights) -> float:
 def seat_view(state, seat: int, w: Weights, bias) -> SeatView:
     """The seat's view, cached on the seat until its position (or the firsts) change."""
     s = state.seats[seat]
-    key = (s.crossed, state.claimed_columns, state.claimed_colours, len(state.history) if bias else 0)
+    key = (s.crossed, state.claimed_columns, state.claimed_colours, bias.view_key(state, seat) if bias else 0)
     cached = getattr(s, "_view", None)
     if cached is not None and cached[0] == key:
         return cached[1]
@@ -207,11 +208,14 @@ def ranked_moves(state, seat: int | None = None, limit: int | None = None):
     return [(a, v) for v, _, a in (scored[:limit] if limit else scored)]
 
 
-def _best_for_dice(state, seat: int, w: Weights, bias, colour_faces, number_faces, memo: dict | None = None):
+def _best_for_dice(state, seat: int, w: Weights, bias, colour_faces, number_faces, memo: dict | None = None,
+                   view: SeatView | None = None):
     """(value, (cdie, ndie, colour, mask) or None) of ``seat``'s best move with these dice.
-    ``memo`` (cell mask -> value for this seat) may be shared by calls within one decision."""
+    ``memo`` (cell mask -> value for this seat) and ``view`` (the seat's :func:`seat_view`) may be
+    shared by calls within one decision."""
     s = state.seats[seat]
-    view = seat_view(state, seat, w, bias)
+    if view is None:
+        view = seat_view(state, seat, w, bias)
     best, best_v = None, -view.fail
     if memo is None:
         memo = {}
@@ -237,22 +241,23 @@ def team_choices(state, w: Weights, bias) -> list:
     cf, nf = state.dice_for(seat)
     others = [p for p in range(state.game.n_seats) if p != seat]
     memos: dict[int, dict] = {p: {} for p in range(state.game.n_seats)}  # per seat, for this decision
+    views = {p: seat_view(state, p, w, bias) for p in range(state.game.n_seats)}
     replies: dict[tuple, float] = {}  # dice left -> the other seats' summed best values
 
     def others_value(colour_faces, number_faces) -> float:
         key = (colour_faces, number_faces)
         if key not in replies:
-            replies[key] = sum(_best_for_dice(state, p, w, bias, colour_faces, number_faces, memos[p])[0]
+            replies[key] = sum(_best_for_dice(state, p, w, bias, colour_faces, number_faces, memos[p], views[p])[0]
                                for p in others)
         return replies[key]
 
     out = []
     for cdie in sorted(set(cf)):
         for ndie in sorted(set(nf)):
-            own_v, own = _best_for_dice(state, seat, w, bias, (cdie,), (ndie,), memos[seat])
+            own_v, own = _best_for_dice(state, seat, w, bias, (cdie,), (ndie,), memos[seat], views[seat])
             if own is not None:
                 out.append((own_v + others_value(remove_faces(cf, cdie), remove_faces(nf, ndie)), Cross(*own)))
-    out.append((-seat_view(state, seat, w, bias).fail + others_value(cf, nf), PASS))
+    out.append((-views[seat].fail + others_value(cf, nf), PASS))
     out.sort(key=lambda t: -t[0])  # stable: ties keep the order above, the pass last
     return out
 
@@ -308,18 +313,24 @@ def team_decision(state, rng: random.Random):
         raise ValueError("no decision is due")
     first = acts[0]
     if hasattr(first, "per_seat"):
-        lefts = [s.jokers_left for s in state.seats]
-
-        def spread(a):  # prefer leaving the "!" evenly spread
-            after = [l - n for l, n in zip(lefts, a.per_seat)]
-            return (max(after) - min(after), a.per_seat)
-
-        return min(acts, key=spread)
+        return _even_strike(tuple(s.jokers_left for s in state.seats), tuple(acts))
     # C-GOAL-19: which die to give up (REMOVE_DIE below; measured with nochmal simulate)
     return next((a for a in acts if getattr(a, "die", None) == REMOVE_DIE), acts[0])
 
 
 REMOVE_DIE = "colour"
+
+
+@lru_cache(maxsize=4096)
+def _even_strike(lefts: tuple[int, ...], acts: tuple):
+    """C-GOAL-10: the split that leaves the "!" most evenly spread (ties: the smallest split);
+    cached, since rollouts meet the same penalty over and over."""
+
+    def spread(a):
+        after = [left - n for left, n in zip(lefts, a.per_seat)]
+        return (max(after) - min(after), a.per_seat)
+
+    return min(acts, key=spread)
 
 
 # --------------------------------------------------------------------------- planner

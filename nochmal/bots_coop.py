@@ -62,12 +62,46 @@ def plan_of(game) -> dict:
     return plan
 
 
+_last_progress: tuple = (None, None)  # (key, MissionProgress) of the last team position, rebound
+#                                       whole (threads of the app never see a key with another's progress)
+
+
+def team_progress(state):
+    """``game.progress(state)`` (read only), computed once per team position: every input it
+    reads is in the key (each sheet's crosses and completed colours, the M5 sequence counted so
+    far), and a team choice builds every seat's view on the same position."""
+    return _progress_entry(state)[0]
+
+
+def _progress_entry(state) -> tuple:
+    """(progress, its signature: what :func:`coop_bias` reads of it) for the team position."""
+    global _last_progress
+    game = state.game
+    counted = state.extra.get("sequence", {}).get("counted", ())
+    key = (game, tuple((s.crossed, tuple(s.colours)) for s in state.seats), tuple(map(tuple, counted)))
+    last = _last_progress
+    if last[0] == key:
+        return last[1]
+    prog = game.progress(state)
+    sig = tuple((r.kind, r.complete, tuple(r.missing), r.next) for r in prog.requirements)
+    _last_progress = (key, (prog, sig))
+    return prog, sig
+
+
+def coop_view_key(state, seat) -> tuple:
+    """Everything :func:`coop_bias` reads besides the seat's crosses and the firsts claimed (which
+    :func:`nochmal.bots.seat_view` keys on already): a seat's view is built again only when one of
+    these changes — not for every cross of another seat that leaves the mission's status alone."""
+    s = state.seats[seat]
+    return s.failed, tuple(s.columns), tuple(s.colours), _progress_entry(state)[1]
+
+
 def coop_bias(state, seat, view, w) -> None:
     """Point the seat's heuristic at the mission: its own plan targets are worth most, what
     the team still needs a little, what is done nothing."""
     game = state.game
     mine = plan_of(game)["seats"][seat]
-    prog = game.progress(state)
+    prog = team_progress(state)
     s = state.seats[seat]
     left = game._boxes(s) - s.failed  # failed-roll boxes still empty; the last one loses the game
     view.fail = w.fail * FAIL_SCALE[min(left, len(FAIL_SCALE)) - 1] if left > 0 else w.fail
@@ -134,3 +168,6 @@ def coop_rollout_value(state) -> float:
     if state.is_terminal() and state.extra.get("won"):
         return 1.0 + (27 - state.roll_index) / 270.0
     return 0.5 * state.game.progress(state).share + 0.01 * min(state.roll_index, 27) / 27
+
+
+coop_bias.view_key = coop_view_key  # what seat_view keys a co-op seat's cached view on

@@ -9,7 +9,7 @@ team decisions (C-GOAL-*), and the mission decides the end (C-WIN / C-LOSE / C-C
 from __future__ import annotations
 
 import copy
-from itertools import product
+from functools import lru_cache
 from typing import ClassVar, NamedTuple
 
 from . import RULES_VERSION
@@ -21,6 +21,26 @@ from .missions import MissionProgress, advance_sequence, mission_progress
 from .sheet import get_sheet
 
 COOP_SHEETS = ("coop-I", "coop-II", "coop-III", "coop-IV", "coop-V", "coop-VI")
+
+
+@lru_cache(maxsize=4096)
+def strike_splits(lefts: tuple[int, ...], amount: int) -> tuple["StrikeJokers", ...]:
+    """C-GOAL-10: every way to strike ``amount`` "!" from seats with ``lefts`` "!" left, in the
+    engine's order (a pure function of its arguments, so it is computed once: bots meet the same
+    penalty in thousands of rollouts)."""
+    def splits(i: int, rest: int):  # seats i.. strike ``rest`` between them
+        if i == len(lefts) - 1:
+            if rest <= lefts[i]:
+                yield (rest,)
+            return
+        room = sum(lefts[i + 1:])  # what the later seats can take at most
+        for n in range(max(0, rest - room), min(lefts[i], rest) + 1):
+            for tail in splits(i + 1, rest - n):
+                yield (n, *tail)
+
+    out = [StrikeJokers(split) for split in splits(0, amount)] if lefts else []
+    out.sort(reverse=True)
+    return tuple(out)
 
 
 class StrikeJokers(NamedTuple):
@@ -197,14 +217,7 @@ class CoopGame(Game):
             return []
         if d["kind"] == "remove_die":
             return [RemoveDie("colour"), RemoveDie("number")]
-        amount = d["amount"]
-        lefts = [s.jokers_left for s in state.seats]
-        out = []
-        for split in product(*(range(min(l, amount) + 1) for l in lefts)):
-            if sum(split) == amount:
-                out.append(StrikeJokers(split))
-        out.sort(reverse=True)
-        return out
+        return list(strike_splits(tuple(s.jokers_left for s in state.seats), d["amount"]))
 
     def apply_decision(self, state, action) -> None:
         d = state.extra.get("decision") or {}

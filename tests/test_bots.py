@@ -299,3 +299,40 @@ def test_M5_columns_outside_the_sequence_are_worth_less_to_the_seats_running_it(
         for col in "BDEFGIJK":
             assert view.col_val[COLUMNS.index(col)] == pytest.approx(share * sheet.first_points[COLUMNS.index(col)])
     assert 0 < SEQ_OTHER < 1
+
+
+def test_cached_coop_views_play_like_fresh_ones(monkeypatch):
+    """A co-op seat's heuristic view is kept while its crosses, "!"/failed rolls, completions, the
+    firsts and the mission's status stay the same (bots_coop.coop_view_key). Whole greedy games and a
+    planner decision (cloned states) must come out as with a view built afresh for every decision."""
+    from nochmal import bots
+
+    def trace():
+        out = []
+        for players, mission in ((2, 5), (3, 1), (4, 2), (5, 3), (6, 4)):
+            st, rng = CoopGame.create(players, mission).new_state(), random.Random(players)
+            while not st.is_terminal():
+                a = st.sample_roll(rng) if st.is_chance_node() else greedy_policy(st, rng)
+                out.append(a)
+                st.apply(a)
+                if st.roll_index == 6 and st.phase == "active" and players == 4:
+                    out.append([(a, v, n) for a, v, n in plan(st, random.Random(0), PlannerConfig(rollouts=3))])
+        return out
+
+    cached = trace()
+    fresh_views = []
+
+    def fresh(state, seat, w, bias):
+        view = bots.SeatView(state, seat, w, bias)
+        fresh_views.append(view)
+        return view
+
+    monkeypatch.setattr(bots, "seat_view", fresh)
+    assert trace() == cached and len(fresh_views) > 1000
+    monkeypatch.undo()
+    # a failed roll changes nothing on the sheet, but its cost does change (C-FAIL: the last box loses)
+    st = CoopGame.create(3, 1).new_state()
+    w, bias = bots._weights_for(st)
+    before = bots.seat_view(st, 0, w, bias).fail
+    st.seats[0].failed = 2
+    assert bots.seat_view(st, 0, w, bias).fail == bots.SeatView(st, 0, w, bias).fail != before

@@ -27,6 +27,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 from nochmal import decisions
 from nochmal.cells import COLUMN_MASKS, COLUMNS, mask_of, neighbours
@@ -925,3 +927,17 @@ def test_coop_progress_query_does_not_change_the_state():
     game.progress(st)
     assert json.dumps(st.to_json(), sort_keys=True) == before
     State.from_json(game, json.loads(json.dumps(st.to_json())))
+
+
+@given(lefts=hst.lists(hst.integers(0, 8), min_size=1, max_size=6), amount=hst.integers(0, 14))
+@settings(max_examples=300, deadline=None)
+def test_strike_splits_are_every_legal_split_once_in_the_engines_order(lefts, amount):
+    """C-GOAL-10: the team decision's actions are every way to strike ``amount`` "!" with no seat
+    striking more than it has left, each once, largest split first."""
+    from itertools import product
+
+    from nochmal.coop import strike_splits
+
+    got = [a.per_seat for a in strike_splits(tuple(lefts), amount)]
+    every = [s for s in product(*(range(left + 1) for left in lefts)) if sum(s) == amount]
+    assert got == sorted(every, reverse=True)
