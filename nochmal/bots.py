@@ -21,7 +21,6 @@ import random
 import statistics
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -90,7 +89,7 @@ class SeatView:
     """What the heuristic needs about one seat, computed once per decision."""
 
     __slots__ = ("g7", "g15", "g21", "sheet", "crossed", "reach", "col_n", "colour_n", "row_n", "col_val", "colour_val", "row_val",
-                 "star_val", "nf_val", "col_done", "fail", "targets", "front")
+                 "star_val", "nf_val", "col_done", "fail", "targets", "front", "memo")
 
     def __init__(self, state, seat: int, w: Weights, mission_bias=None) -> None:
         s = state.seats[seat]
@@ -117,6 +116,7 @@ class SeatView:
         self.targets = None  # co-op: [(weight, [(colour, its cells still to cross, their parts)], work)] (bots_coop.target)
         self.front = 0  # co-op (with targets): free cells a move may start from
         self.fail = w.fail  # cost of a pass (co-op: a failed roll)
+        self.memo: dict[int, float] = {}  # cell mask -> score_cells value (kept with the view: a view never changes)
         self.col_done = None  # co-op: extra value of completing column c now (negative: too early)
         if mission_bias is not None:
             mission_bias(state, seat, self, w)
@@ -218,7 +218,7 @@ def _best_for_dice(state, seat: int, w: Weights, bias, colour_faces, number_face
         view = seat_view(state, seat, w, bias)
     best, best_v = None, -view.fail
     if memo is None:
-        memo = {}
+        memo = view.memo
     jw = w.joker
     for cdie, ndie, colour, masks in move_groups(s.table(), s.jokers_left, colour_faces, number_faces):
         cost = jw * ((cdie == COLOUR_JOKER) + (ndie == NUMBER_JOKER))
@@ -240,8 +240,8 @@ def team_choices(state, w: Weights, bias) -> list:
     seat = state.active
     cf, nf = state.dice_for(seat)
     others = [p for p in range(state.game.n_seats) if p != seat]
-    memos: dict[int, dict] = {p: {} for p in range(state.game.n_seats)}  # per seat, for this decision
     views = {p: seat_view(state, p, w, bias) for p in range(state.game.n_seats)}
+    memos = {p: v.memo for p, v in views.items()}  # per seat: its view's mask values
     replies: dict[tuple, float] = {}  # dice left -> the other seats' summed best values
 
     def others_value(colour_faces, number_faces) -> float:
@@ -307,30 +307,21 @@ def _heuristic_choice(state, seat: int):
 
 
 def team_decision(state, rng: random.Random):
-    """Co-op penalties: strike "!" from the seats that have most left; give up a die."""
+    """Co-op penalties: strike "!" from the seats that have most left (the most even split that
+    is left, ties: the smallest split); give up a die."""
+    from .bots_coop import even_strike_due
+
+    strike = even_strike_due(state)
+    if strike is not None:
+        return strike
     acts = state.legal_actions()
     if not acts:
         raise ValueError("no decision is due")
-    first = acts[0]
-    if hasattr(first, "per_seat"):
-        return _even_strike(tuple(s.jokers_left for s in state.seats), tuple(acts))
     # C-GOAL-19: which die to give up (REMOVE_DIE below; measured with nochmal simulate)
     return next((a for a in acts if getattr(a, "die", None) == REMOVE_DIE), acts[0])
 
 
 REMOVE_DIE = "colour"
-
-
-@lru_cache(maxsize=4096)
-def _even_strike(lefts: tuple[int, ...], acts: tuple):
-    """C-GOAL-10: the split that leaves the "!" most evenly spread (ties: the smallest split);
-    cached, since rollouts meet the same penalty over and over."""
-
-    def spread(a):
-        after = [left - n for left, n in zip(lefts, a.per_seat)]
-        return (max(after) - min(after), a.per_seat)
-
-    return min(acts, key=spread)
 
 
 # --------------------------------------------------------------------------- planner

@@ -3,6 +3,8 @@ value of a rollout."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .bots import Weights
 from .cells import COLOURS, COLUMN_MASKS, COLUMNS, ROW_MASKS, components, indices, neighbours
 
@@ -168,6 +170,50 @@ def coop_rollout_value(state) -> float:
     if state.is_terminal() and state.extra.get("won"):
         return 1.0 + (27 - state.roll_index) / 270.0
     return 0.5 * state.game.progress(state).share + 0.01 * min(state.roll_index, 27) / 27
+
+
+def even_strike_due(state):
+    """C-GOAL-10 due now: the bots' split (:func:`even_split`) as the action, else None."""
+    from .coop import StrikeJokers
+
+    d = state.extra.get("decision") if state.game.mode == "coop" else None
+    if not d or d.get("kind") != "strike_jokers":
+        return None
+    per = even_split(tuple(s.jokers_left for s in state.seats), d["amount"])
+    return None if per is None else StrikeJokers(per)
+
+
+@lru_cache(maxsize=4096)
+def even_split(lefts: tuple[int, ...], amount: int) -> tuple[int, ...] | None:
+    """Of every way to strike ``amount`` "!" (no seat more than it has left), the one leaving the "!"
+    most evenly spread (smallest max - min left), ties: the smallest split (as tuples compare);
+    None if there is none. Found without listing every split: for spreads 0, 1, ... a depth-first
+    search tries each seat's number in ascending order and drops what leaves the spread window,
+    so the first split it finds is the answer."""
+    n = len(lefts)
+    cap = [sum(lefts[i:]) for i in range(n + 1)]  # what seats i.. can strike at most
+    out = [0] * n
+
+    def search(i: int, rest: int, lo: int, hi: int, spread: int) -> bool:
+        if i == n:
+            return rest == 0
+        left = lefts[i]
+        for k in range(max(0, rest - cap[i + 1]), min(left, rest) + 1):
+            after = left - k
+            a, b = min(lo, after), max(hi, after)
+            if b - a > spread:
+                continue
+            out[i] = k
+            if search(i + 1, rest - k, a, b, spread):
+                return True
+        return False
+
+    if n == 0 or amount > cap[0] or amount < 0:
+        return None
+    for spread in range(max(lefts) + 1):
+        if search(0, amount, max(lefts) + 1, -1, spread):
+            return tuple(out)
+    return None
 
 
 coop_bias.view_key = coop_view_key  # what seat_view keys a co-op seat's cached view on

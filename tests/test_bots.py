@@ -4,6 +4,8 @@ import random
 import statistics
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 from nochmal.bots import PlannerConfig, greedy_policy, make_planner, plan, ranked_moves
 from nochmal.cells import COLOURS
@@ -336,3 +338,22 @@ def test_cached_coop_views_play_like_fresh_ones(monkeypatch):
     before = bots.seat_view(st, 0, w, bias).fail
     st.seats[0].failed = 2
     assert bots.seat_view(st, 0, w, bias).fail == bots.SeatView(st, 0, w, bias).fail != before
+
+
+@given(lefts=hst.lists(hst.integers(0, 8), min_size=1, max_size=6), amount=hst.integers(0, 16))
+@settings(max_examples=300, deadline=None)
+def test_even_split_is_the_most_even_legal_split(lefts, amount):
+    """The bots' C-GOAL-10 choice, found by a pruned search, is the split a full listing would pick:
+    the smallest spread of "!" left, ties by the smallest split; None when no split exists."""
+    from itertools import product
+
+    from nochmal.bots_coop import even_split
+
+    lefts = tuple(lefts)
+    every = [s for s in product(*(range(left + 1) for left in lefts)) if sum(s) == amount]
+
+    def spread(split):
+        after = [left - k for left, k in zip(lefts, split)]
+        return max(after) - min(after), split
+
+    assert even_split(lefts, amount) == (min(every, key=spread) if every else None)
