@@ -495,7 +495,7 @@ class PlannerConfig:
 WORK_BUDGET = {"coop": 2500, "base": 14000, "solo": 14000}
 
 #: co-op with several seats the planner plans once a turn (the active seat's team choice), so it
-#: may spend more on it: ~0.7 s a 6-seat decision (``planner_decision_s``)
+#: may spend more on it: ~0.7 s a 6-seat decision (``planner_decision_s``; ~1.0 s on a slower machine, see docs/bots.md)
 COOP_PLAN_WORK = 4000
 
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
