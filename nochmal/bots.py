@@ -86,7 +86,8 @@ BASE_WEIGHTS = Weights(column=2.0, colour=0.375, star=3.0, joker=3.0, power=6.0,
 
 
 class SeatView:
-    """What the heuristic needs about one seat, computed once per decision."""
+    """What the heuristic needs about one seat; built once and kept while nothing it reads changes
+    (:func:`seat_view`)."""
 
     __slots__ = ("g7", "g15", "g21", "sheet", "crossed", "reach", "col_n", "colour_n", "row_n", "col_val", "colour_val", "row_val",
                  "star_val", "nf_val", "col_done", "fail", "targets", "front", "memo")
@@ -174,7 +175,8 @@ def score_cross(view: SeatView, move: Cross, w: Weights) -> float:
 
 
 def seat_view(state, seat: int, w: Weights, bias) -> SeatView:
-    """The seat's view, cached on the seat until its position (or the firsts) change."""
+    """The seat's view, cached on the seat until its crosses or the firsts change (co-op: or
+    anything else the mission terms read, ``bias.view_key``)."""
     s = state.seats[seat]
     key = (s.crossed, state.claimed_columns, state.claimed_colours, bias.view_key(state, seat) if bias else 0)
     cached = getattr(s, "_view", None)

@@ -9,7 +9,6 @@ team decisions (C-GOAL-*), and the mission decides the end (C-WIN / C-LOSE / C-C
 from __future__ import annotations
 
 import copy
-from functools import lru_cache
 from typing import ClassVar, NamedTuple
 
 from . import RULES_VERSION
@@ -23,11 +22,9 @@ from .sheet import get_sheet
 COOP_SHEETS = ("coop-I", "coop-II", "coop-III", "coop-IV", "coop-V", "coop-VI")
 
 
-@lru_cache(maxsize=4096)
-def strike_splits(lefts: tuple[int, ...], amount: int) -> tuple["StrikeJokers", ...]:
-    """C-GOAL-10: every way to strike ``amount`` "!" from seats with ``lefts`` "!" left, in the
-    engine's order (a pure function of its arguments, so it is computed once: bots meet the same
-    penalty in thousands of rollouts)."""
+def strike_splits(lefts: tuple[int, ...], amount: int) -> list["StrikeJokers"]:
+    """C-GOAL-10: every way to strike ``amount`` "!" from seats with ``lefts`` "!" left, largest
+    split first (only the splits that add up are generated, not every combination)."""
     def splits(i: int, rest: int):  # seats i.. strike ``rest`` between them
         if i == len(lefts) - 1:
             if rest <= lefts[i]:
@@ -40,7 +37,7 @@ def strike_splits(lefts: tuple[int, ...], amount: int) -> tuple["StrikeJokers", 
 
     out = [StrikeJokers(split) for split in splits(0, amount)] if lefts else []
     out.sort(reverse=True)
-    return tuple(out)
+    return out
 
 
 class StrikeJokers(NamedTuple):
@@ -217,7 +214,7 @@ class CoopGame(Game):
             return []
         if d["kind"] == "remove_die":
             return [RemoveDie("colour"), RemoveDie("number")]
-        return list(strike_splits(tuple(s.jokers_left for s in state.seats), d["amount"]))
+        return strike_splits(tuple(s.jokers_left for s in state.seats), d["amount"])
 
     def apply_decision(self, state, action) -> None:
         d = state.extra.get("decision") or {}
