@@ -366,9 +366,8 @@ class SoloSim:
 
     def choose(self, crossed: int, jokers_left: int, colour_faces, number_faces):
         """Greedy's move as (cells, "!" spent), or None for a pass."""
-        (c1, c2), (n1, n2) = colour_faces, number_faces
-        s, n_j, _c, _n, _col = self._k.choose_one(self._k.bits_of(crossed), jokers_left, c1, c2, -1, n1, n2, -1,
-                                                  0, 0, self._t.arrays)
+        s, n_j, _c, _n, _col = _kernel_choice(self._k, self._t, self._k.bits_of(crossed), jokers_left,
+                                              colour_faces, number_faces, 0, 0)
         return None if s < 0 else (self._t.masks[s], int(n_j))
 
     def draw(self, rng: random.Random, rolls: int):
@@ -424,17 +423,24 @@ class GreedyKernel:
         """The greedy action of ``seat`` (a Cross or PASS) with the dice it may pick from."""
         s = state.seats[seat]
         k = self._k
-        bits = getattr(s, "_bits", None)
+        bits = s._bits
         if bits is None or bits[0] != s.crossed:
             bits = s._bits = (s.crossed, k.bits_of(s.crossed))
-        cf, nf = state.dice_for(seat)
-        cf, nf = cf + _NO_DICE, nf + _NO_DICE
-        i, _nj, cdie, ndie, colour = k.choose_one(bits[1], s.jokers_left, cf[0], cf[1], cf[2], nf[0], nf[1], nf[2],
-                                                  state.claimed_columns, state.claimed_colours, self._t.arrays)
+        i, _nj, cdie, ndie, colour = _kernel_choice(k, self._t, bits[1], s.jokers_left, *state.dice_for(seat),
+                                                    state.claimed_columns, state.claimed_colours)
         return PASS if i < 0 else Cross(int(cdie), int(ndie), int(colour), self._t.masks[i])
 
 
 _NO_DICE = (-1, -1, -1)
+
+
+def _kernel_choice(solosim, tables, bits, jokers_left: int, colour_faces, number_faces, claimed_cols: int,
+                   claimed_colours: int):
+    """``solosim.choose_one`` (the module, loaded by the caller) with 1-3 faces of each kind, the
+    rest padded as no die: (cell set index or -1, "!" spent, colour die, number die, colour)."""
+    cf, nf = tuple(colour_faces) + _NO_DICE, tuple(number_faces) + _NO_DICE
+    return solosim.choose_one(bits, jokers_left, cf[0], cf[1], cf[2], nf[0], nf[1], nf[2], claimed_cols,
+                              claimed_colours, tables.arrays)
 
 
 def _kernel_for(game, sheet) -> GreedyKernel:

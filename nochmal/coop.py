@@ -25,13 +25,14 @@ COOP_SHEETS = ("coop-I", "coop-II", "coop-III", "coop-IV", "coop-V", "coop-VI")
 def strike_splits(lefts: tuple[int, ...], amount: int) -> list["StrikeJokers"]:
     """C-GOAL-10: every way to strike ``amount`` "!" from seats with ``lefts`` "!" left, largest
     split first (only the splits that add up are generated, not every combination)."""
+    room = [sum(lefts[i + 1:]) for i in range(len(lefts))]  # what the seats after i can take at most
+
     def splits(i: int, rest: int):  # seats i.. strike ``rest`` between them
         if i == len(lefts) - 1:
             if rest <= lefts[i]:
                 yield (rest,)
             return
-        room = sum(lefts[i + 1:])  # what the later seats can take at most
-        for n in range(max(0, rest - room), min(lefts[i], rest) + 1):
+        for n in range(max(0, rest - room[i]), min(lefts[i], rest) + 1):
             for tail in splits(i + 1, rest - n):
                 yield (n, *tail)
 
