@@ -17,6 +17,7 @@ a pass costs.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
@@ -493,6 +494,8 @@ class PlannerConfig:
     halving: bool = False  # successive halving: at the cut points below keep the better half
     halving_at: tuple[int, ...] = (6, 2)  # cut after rollouts // d rollouts, for each d
     margin: float = 0.0  # keep greedy's choice unless another candidate's mean beats it by this much
+    switch_z: float | None = None  # ... and unless its rollouts beat greedy's choice's, paired rollout by
+    #                                rollout (same dice), by this many standard errors (None: no test)
     active_only: bool = False  # co-op with several seats: plan the active seat's choice for the team
     #                            (its dice decide what everybody keeps); the passive seats play greedy
 
@@ -510,11 +513,14 @@ COOP_PLAN_WORK = 4000
 #: solo rolls out in compiled code (:class:`SoloSim`, ~30 µs a game): 20 candidates, up to 480
 #: rollouts, halving after 60, 120 and 240 (measured: 25.7 with 12 candidates, 25.6 with 12 x 960,
 #: 26.2 with 20 x 480 on 200 seeded games); a co-op rollout plays every seat through the engine with the mission checks
-#: (~0.3-0.6 ms a decision), so its work cap keeps a 6-seat decision under a second.
+#: (~0.3-0.6 ms a decision), so its work cap keeps a 6-seat decision under a second. Co-op keeps
+#: greedy's choice unless another candidate's rollouts beat it, paired by dice, by 1.25 standard
+#: errors (measured on 129 held-out co-op decisions rolled out 160 times each, see docs/bots.md:
+#: with 3-6 seats the planner gained +0.0029 a decision that way, +0.0005 with the 0.05 margin before).
 PLANNER_CONFIGS = {
     "solo": PlannerConfig(candidates=20, rollouts=480, halving=True, halving_at=(8, 4, 2)),
     "base": PlannerConfig(candidates=6, rollouts=24, work=WORK_BUDGET["base"]),
-    "coop": PlannerConfig(candidates=6, rollouts=24, work=COOP_PLAN_WORK, margin=0.05, active_only=True),
+    "coop": PlannerConfig(candidates=6, rollouts=24, work=COOP_PLAN_WORK, switch_z=1.25, active_only=True),
 }
 
 
@@ -550,6 +556,8 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     if len(cands) == 1:
         return [(cands[0], 0.0, 0)]
     totals = [0.0] * len(cands)
+    # paired with candidate 0 (greedy's choice) rollout by rollout: sums of the differences and their squares
+    dsum, dsq = [0.0] * len(cands), [0.0] * len(cands)
     n = work = 0
     t0 = time.perf_counter()
     base_seed = rng.getrandbits(32)
@@ -571,13 +579,20 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
                 totals[j] += v
             work += 2 * (sim.n_rolls - nxt) * len(alive)
         else:
+            v0 = None
             for j in alive:
                 counts[j] += 1
                 st = state.clone()
                 st.history = []
                 st.apply(cands[j], seat if seat >= 0 else None)
-                totals[j] += rollout(st, random.Random(base_seed + n), seat_for_value, cfg.horizon)
+                v = rollout(st, random.Random(base_seed + n), seat_for_value, cfg.horizon)
+                totals[j] += v
                 work += len(st.history)
+                if j == 0:
+                    v0 = v
+                elif v0 is not None:
+                    dsum[j] += v - v0
+                    dsq[j] += (v - v0) ** 2
         n += 1
         if n >= 2 and ((cfg.work is not None and work >= cfg.work)
                        or (cfg.budget_s is not None and time.perf_counter() - t0 > cfg.budget_s)):
@@ -585,11 +600,28 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     # a candidate dropped by halving keeps the mean of its own rollouts (and ranks after the finalists)
     mean = [totals[j] / counts[j] for j in range(len(cands))]
     ranked = sorted(range(len(cands)), key=lambda j: (j not in alive, -mean[j], j))
-    if cfg.margin and seat >= 0 and ranked[0] != 0 and mean[ranked[0]] - mean[0] < cfg.margin:
+    if (seat >= 0 and ranked[0] != 0 and (cfg.margin or cfg.switch_z is not None)
+            and not _clearly_better(cfg, mean, ranked[0], counts, dsum, dsq)):
         # few, noisy rollouts: leave greedy's choice (candidate 0) only for a clearly better one
         ranked.remove(0)
         ranked.insert(0, 0)
     return [(cands[j], mean[j], counts[j]) for j in ranked]
+
+
+def _clearly_better(cfg: PlannerConfig, mean, j: int, counts, dsum, dsq) -> bool:
+    """Does candidate ``j`` beat greedy's choice (candidate 0) clearly enough to be played instead:
+    by the margin, and (``switch_z``) by ``switch_z`` standard errors of the paired differences of
+    their rollouts (the same dice for both)?"""
+    if mean[j] - mean[0] < cfg.margin:
+        return False
+    if cfg.switch_z is None:
+        return True
+    k = counts[j]
+    if k < 2 or counts[0] < k:
+        return False
+    d = dsum[j] / k
+    var = max(0.0, (dsq[j] - k * d * d) / (k - 1))
+    return d > cfg.switch_z * math.sqrt(var / k)
 
 
 def make_planner(cfg: PlannerConfig | None = None):

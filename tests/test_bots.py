@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
-from nochmal.bots import PlannerConfig, greedy_policy, make_planner, plan, ranked_moves
+from nochmal.bots import PlannerConfig, _clearly_better, greedy_policy, make_planner, plan, ranked_moves
 from nochmal.cells import COLOURS
 from nochmal.coop import CoopGame
 from nochmal.game import BaseGame, SoloGame, play
@@ -241,15 +241,16 @@ def test_solo_sim_only_for_solo():
     assert solo_sim(CoopGame.create(1, 1)) is None and solo_sim(BaseGame(["standard", "red"])) is None
 
 
-def test_planner_considers_greedys_team_choice_and_keeps_it_within_the_margin():
-    """Greedy's own (team-aware) choice is always a candidate; with an unbeatable margin the
-    planner plays greedy's game move for move."""
+@pytest.mark.parametrize("keep", [{"margin": 1e9}, {"switch_z": 1e9}])
+def test_planner_considers_greedys_team_choice_and_keeps_it_within_the_margin(keep):
+    """Greedy's own (team-aware) choice is always a candidate; with an unbeatable margin (or
+    paired test) the planner plays greedy's game move for move."""
     st, rng = CoopGame.create(3, 2).new_state(), random.Random(4)
     while st.roll_index < 5 or st.phase != "active":
         st.apply(st.sample_roll(rng) if st.is_chance_node() else greedy_policy(st, rng))
     res = plan(st, random.Random(1), PlannerConfig(candidates=3, rollouts=2))
     assert greedy_policy(st, rng) in [a for a, _, _ in res]
-    stubborn = make_planner(PlannerConfig(candidates=3, rollouts=2, margin=1e9))
+    stubborn = make_planner(PlannerConfig(candidates=3, rollouts=2, **keep))
     decisions = []
 
     def same_as_greedy(state, r):
@@ -260,6 +261,31 @@ def test_planner_considers_greedys_team_choice_and_keeps_it_within_the_margin():
 
     play(CoopGame.create(2, 4).new_state(), same_as_greedy, random.Random(3))
     assert len(decisions) > 20 and all(decisions)
+
+
+pairs = hst.lists(hst.tuples(hst.integers(0, 40), hst.integers(0, 40)), min_size=0, max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs, hst.sampled_from([0.0, 1.0, 1.25, 2.0]), hst.sampled_from([0.0, 0.05]))
+def test_switching_from_greedys_choice_needs_a_paired_win_by_z_standard_errors(rollouts, z, margin):
+    """The planner plays another candidate than greedy's only if its mean beats greedy's by the
+    margin and the paired differences of their rollouts (the same dice) have a mean above z
+    standard errors — computed here with the statistics module from the raw rollout values."""
+    values = [(a / 40, b / 40) for a, b in rollouts]  # (greedy's choice, the challenger) per rollout
+    k = len(values)
+    diffs = [b - a for a, b in values]
+    cfg = PlannerConfig(margin=margin, switch_z=z)
+    mean = [statistics.fmean(a for a, _ in values), statistics.fmean(diffs) + statistics.fmean(a for a, _ in values)] \
+        if k else [0.0, 0.0]
+    got = _clearly_better(cfg, mean, 1, [k, k], [0.0, sum(diffs)], [0.0, sum(d * d for d in diffs)])
+    if k < 2:
+        assert got is False
+        return
+    d, se = statistics.fmean(diffs), statistics.stdev(diffs) / k ** 0.5
+    if abs(d - z * se) < 1e-9 or abs(mean[1] - mean[0] - margin) < 1e-9:
+        return  # on the boundary: rounding decides
+    assert got == (mean[1] - mean[0] >= margin and d > z * se)
 
 
 def test_compiled_rollouts_of_several_starts_are_each_greedys_game(monkeypatch):
