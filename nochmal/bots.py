@@ -533,9 +533,9 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     cfg = cfg or planner_config(state.game)
     if seat is None:
         seat = state.current_player()
-    if seat < 0:
-        acts = list(state.legal_actions())[: cfg.candidates]
-        cands = acts
+    if seat < 0:  # a team decision (co-op penalties): greedy's own first, then the closest alternatives
+        own = team_decision(state, rng)
+        cands = [own] + [a for a in _decision_alternatives(state) if a != own][: cfg.candidates - 1]
         seat_for_value = 0
     elif team_choosing(state, seat):
         # the co-op active seat: its best choices for the team (greedy's own first), then the pass
@@ -600,12 +600,29 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     # a candidate dropped by halving keeps the mean of its own rollouts (and ranks after the finalists)
     mean = [totals[j] / counts[j] for j in range(len(cands))]
     ranked = sorted(range(len(cands)), key=lambda j: (j not in alive, -mean[j], j))
-    if (seat >= 0 and ranked[0] != 0 and (cfg.margin or cfg.switch_z is not None)
+    if (ranked[0] != 0 and (cfg.margin or cfg.switch_z is not None)
             and not _clearly_better(cfg, mean, ranked[0], counts, dsum, dsq)):
         # few, noisy rollouts: leave greedy's choice (candidate 0) only for a clearly better one
         ranked.remove(0)
         ranked.insert(0, 0)
     return [(cands[j], mean[j], counts[j]) for j in ranked]
+
+
+def _decision_alternatives(state) -> list:
+    """A team decision's legal actions, the likeliest good ones first: C-GOAL-10 splits by how
+    evenly they leave the "!" spread (as :func:`nochmal.bots_coop.even_split` measures it), then
+    as the engine lists them."""
+    acts = list(state.legal_actions())
+    lefts = [s.jokers_left for s in state.seats]
+
+    def spread(a) -> int:
+        per = getattr(a, "per_seat", None)
+        if per is None:
+            return 0
+        after = [left - k for left, k in zip(lefts, per)]
+        return max(after) - min(after)
+
+    return sorted(acts, key=spread)  # stable: ties keep the engine's order
 
 
 def _clearly_better(cfg: PlannerConfig, mean, j: int, counts, dsum, dsq) -> bool:
@@ -620,8 +637,13 @@ def _clearly_better(cfg: PlannerConfig, mean, j: int, counts, dsum, dsq) -> bool
     if k < 2 or counts[0] < k:
         return False
     d = dsum[j] / k
-    var = max(0.0, (dsq[j] - k * d * d) / (k - 1))
+    var = max(SWITCH_SD_FLOOR ** 2, (dsq[j] - k * d * d) / (k - 1))
     return d > cfg.switch_z * math.sqrt(var / k)
+
+
+#: the paired test takes the differences' standard deviation as at least this (1 % of a win), so a
+#: few rollouts that happen to differ by the same amount are no proof on their own
+SWITCH_SD_FLOOR = 0.01
 
 
 def make_planner(cfg: PlannerConfig | None = None):
