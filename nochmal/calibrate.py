@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from . import RULES_VERSION
 from .coopdata import get_mission, get_tableau
 from .missions import requirement_count
 
@@ -84,6 +85,14 @@ def estimate_counts(sub, mission, tab, counted_index: int) -> dict[int, float]:
     return est
 
 
+def results_rules_versions(df) -> list[int]:
+    """The rules versions a results table was played under (files written before the column
+    existed were all played under rules version 1)."""
+    if "rules_version" not in df.columns:
+        return [1]
+    return sorted(int(v) for v in df["rules_version"].dropna().unique()) or [1]
+
+
 def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0.2") -> dict:
     from .sweep import read_rows
 
@@ -98,9 +107,11 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
     wt = win_table(df)
     best_policy = wt.groupby("policy")["win_rate"].mean().idxmax()
     best = wt[wt["policy"] == best_policy]
+    versions = results_rules_versions(df)
     lines = [f"# Calibration of the co-op tableaus", "",
              f"Policy: **{best_policy}** (highest mean win rate among {', '.join(sorted(wt['policy'].unique()))}); "
-             f"{int(best['games'].sum())} games.", "",
+             f"{int(best['games'].sum())} games; rules version {', '.join(map(str, versions))}"
+             + ("" if versions == [RULES_VERSION] else f" (this program plays rules version {RULES_VERSION})") + ".", "",
              "## Win rate by mission and player count (95% interval)", "",
              "| players | " + " | ".join(f"M{m}" for m in range(1, 6)) + " | harder 1→5? |",
              "|---|" + "---|" * 6]
@@ -166,4 +177,4 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
     lines += ["", "Estimates for lower counts assume the bots would have played the same way; verify a "
               "suggested tableau with `nochmal sweep --tableau FILE`."]
     return {"policy": best_policy, "win_table": best.to_dict(orient="records"), "harder": verdicts,
-            "goals": goals, "suggestions": suggestions, "text": "\n".join(lines) + "\n"}
+            "goals": goals, "suggestions": suggestions, "rules_versions": versions, "text": "\n".join(lines) + "\n"}

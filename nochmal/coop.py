@@ -13,7 +13,7 @@ from typing import ClassVar, NamedTuple
 
 from . import RULES_VERSION
 from .coopdata import CHECK_TURNS, N_TURNS, TableauSpec, get_mission, get_tableau, load_tableau_file, tableau_from_data
-from .decisions import COOP_STRIKE_ALL_IF_SHORT
+from .decisions import COOP_GOAL_27_BEFORE_MISSION, COOP_STRIKE_ALL_IF_SHORT, COOP_THIRD_FAIL_ENDS_AT_ONCE
 from .errors import IllegalMoveError, InvalidInputError
 from .game import DECISION, OVER, Game, Outcome, State, register_action, register_mode
 from .missions import MissionProgress, advance_sequence, mission_progress
@@ -93,8 +93,8 @@ class CoopGame(Game):
     joker_value = 1  # C-POINTS (counted at the 27th-turn check)
     n_turns: ClassVar[int] = N_TURNS
 
-    def __init__(self, sheets, mission: int, tableau: TableauSpec) -> None:
-        super().__init__(sheets)
+    def __init__(self, sheets, mission: int, tableau: TableauSpec, rules_version: int = RULES_VERSION) -> None:
+        super().__init__(sheets, rules_version)
         if tableau.players != self.n_seats:
             raise InvalidInputError(
                 f"the tableau {tableau.id!r} is for {tableau.players} players, the game has {self.n_seats}", rule="C-TRACK")
@@ -106,8 +106,10 @@ class CoopGame(Game):
                                     f"(e.g. {', '.join(COOP_SHEETS[:self.n_seats])})", rule="C-BOARDS")
 
     @classmethod
-    def create(cls, players: int, mission: int = 1, sheets=None, tableau=None) -> "CoopGame":
-        """A co-op game with default sheets I, II, ... in seat order (C-BOARDS)."""
+    def create(cls, players: int, mission: int = 1, sheets=None, tableau=None,
+               rules_version: int = RULES_VERSION) -> "CoopGame":
+        """A co-op game with default sheets I, II, ... in seat order (C-BOARDS), played under
+        ``rules_version`` (the current one unless an old game is rebuilt)."""
         if not isinstance(players, int) or not 1 <= players <= 6:
             raise InvalidInputError(f"co-op games take 1-6 players, got {players!r}", rule="C-BOARDS")
         sheets = list(sheets) if sheets else list(COOP_SHEETS[:players])
@@ -119,16 +121,17 @@ class CoopGame(Game):
             spec = tableau
         else:
             spec = load_tableau_file(tableau)
-        return cls(sheets, mission, spec)
+        return cls(sheets, mission, spec, rules_version)
 
     def config(self) -> dict:
         return {"mode": self.mode, "sheets": [s.id for s in self.sheets], "mission": self.mission.id,
-                "tableau": self.tableau.model_dump(mode="json"), "rules_version": RULES_VERSION}
+                "tableau": self.tableau.model_dump(mode="json"), "rules_version": self.rules_version}
 
     @classmethod
     def from_config(cls, config: dict) -> "CoopGame":
         return cls([get_sheet(s) for s in config["sheets"]], config["mission"],
-                   tableau_from_data(config["tableau"], "saved game tableau"))
+                   tableau_from_data(config["tableau"], "saved game tableau"),
+                   rules_version=config.get("rules_version", RULES_VERSION))
 
     # ---- hooks -----------------------------------------------------------
     def dice_in_play(self, state):
@@ -142,7 +145,11 @@ class CoopGame(Game):
         return state.roll_index >= self.free_rolls and self.n_seats > 1
 
     def on_pass(self, state, seat):  # C-FAIL
-        state.seats[seat].failed += 1
+        s = state.seats[seat]
+        s.failed += 1
+        if COOP_THIRD_FAIL_ENDS_AT_ONCE[self.rules_version] and s.failed >= self._boxes(s):
+            return self._end(state, False, "a third failed roll (C-FAIL)")
+        return None
 
     def team_points(self, state, with_jokers: bool = False) -> int:
         """C-POINTS: the sum of every seat's column points (+ unused "!" at the 27th turn)."""
@@ -160,12 +167,16 @@ class CoopGame(Game):
         return coop.failed_roll_boxes if coop else 3
 
     def roll_finished(self, state):
-        """C-CHECK: end conditions when the turn is complete, then the interim check."""
+        """C-CHECK: the checks when a turn is complete, in the order of the game's rules version."""
         x = state.extra
-        advance_sequence(self.mission, x.setdefault("sequence", {}), state.completed_now)
+        advance_sequence(self.mission, x.setdefault("sequence", {}), state.completed_now, state.active,
+                         self.rules_version)
         turn = state.roll_index + 1
-        if any(s.failed >= self._boxes(s) for s in state.seats):  # C-FAIL beats C-WIN
+        if self._third_failed(state):  # C-FAIL beats C-WIN (rules version 1 ends here)
             return self._end(state, False, "a third failed roll (C-FAIL)")
+        last_first = turn == self.n_turns and COOP_GOAL_27_BEFORE_MISSION[self.rules_version]
+        if last_first and self._check_27(state):
+            return self._end(state, False, "a third failed roll at the final check (C-GOAL-27)")
         if self.progress(state).complete:
             return self._end(state, True, "mission complete (C-WIN)")
         checks = x.setdefault("checks", {})
@@ -193,16 +204,24 @@ class CoopGame(Game):
                 x["decision"] = {"kind": "remove_die", "turn": 19}
                 state.phase = DECISION
         elif turn == self.n_turns:
-            pts = self.team_points(state, with_jokers=True)
-            goal = self.tableau.value("goal_27")
-            checks["27"] = {"points": pts, "goal": goal, "met": pts >= goal}
-            if pts < goal:  # C-GOAL-27
-                for s in state.seats:
-                    s.failed += 1
-                if any(s.failed >= self._boxes(s) for s in state.seats):
-                    return self._end(state, False, "a third failed roll at the final check (C-GOAL-27)")
+            if not last_first and self._check_27(state):
+                return self._end(state, False, "a third failed roll at the final check (C-GOAL-27)")
             return self._end(state, False, f"mission not complete after turn {self.n_turns} (C-LOSE)")
         return None
+
+    def _third_failed(self, state) -> bool:
+        return any(s.failed >= self._boxes(s) for s in state.seats)
+
+    def _check_27(self, state) -> bool:
+        """C-GOAL-27: team points + unused "!" against the last goal; a miss marks a failed roll
+        for everyone. True if that was somebody's third (the team loses)."""
+        pts = self.team_points(state, with_jokers=True)
+        goal = self.tableau.value("goal_27")
+        state.extra.setdefault("checks", {})["27"] = {"points": pts, "goal": goal, "met": pts >= goal}
+        if pts < goal:
+            for s in state.seats:
+                s.failed += 1
+        return self._third_failed(state)
 
     def _end(self, state, won: bool, reason: str) -> str:
         state.extra["won"] = won

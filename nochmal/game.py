@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from . import RULES_VERSION
+from . import RULES_VERSION, SUPPORTED_RULES_VERSIONS
 from .cells import COLOURS, COLUMNS, N_COLS, indices, mask_of, names
 from .dice import Roll, remove_faces
 from .errors import IllegalMoveError, InvalidInputError, NochmalError
@@ -217,8 +217,9 @@ class Game:
     star_penalty: ClassVar[int] = 2  # R-SCORE
     joker_value: ClassVar[int] = 1  # R-SCORE
 
-    def __init__(self, sheets: list[Sheet | str]) -> None:
+    def __init__(self, sheets: list[Sheet | str], rules_version: int = RULES_VERSION) -> None:
         self.sheets = tuple(get_sheet(s) if isinstance(s, str) else s for s in sheets)
+        self.rules_version = check_rules_version(rules_version)
         n = len(self.sheets)
         if not self.min_seats <= n <= self.max_seats:
             raise InvalidInputError(
@@ -233,7 +234,7 @@ class Game:
 
     def config(self) -> dict:
         """What is needed to rebuild this game (stored with every saved game)."""
-        return {"mode": self.mode, "sheets": [s.id for s in self.sheets], "rules_version": RULES_VERSION}
+        return {"mode": self.mode, "sheets": [s.id for s in self.sheets], "rules_version": self.rules_version}
 
     # ---- hooks -----------------------------------------------------------
     def dice_in_play(self, state: "State") -> tuple[int, int]:
@@ -248,8 +249,10 @@ class Game:
         """R-FIRST3: from the fourth roll on the active player's dice are set aside."""
         return state.roll_index >= self.free_rolls
 
-    def on_pass(self, state: "State", seat: int) -> None:
-        """R-ACTIVE / R-PASSIVE: passing costs nothing in the base game."""
+    def on_pass(self, state: "State", seat: int) -> str | None:
+        """R-ACTIVE / R-PASSIVE: passing costs nothing in the base game. A variant may return
+        the reason the game ends at once (co-op: a third failed roll, C-FAIL)."""
+        return None
 
     def roll_finished(self, state: "State") -> str | None:
         """R-END: the game ends after the roll in which someone completed a second colour.
@@ -439,7 +442,11 @@ class State:
                         dice_rule="R-ACTIVE" if self.phase == ACTIVE else "R-PASSIVE")
             s.cross(move)
         else:
-            self.game.on_pass(self, seat)
+            reason = self.game.on_pass(self, seat)
+            if reason:  # the game ends the moment the pass is marked: nobody else decides
+                self._settle_roll()
+                self.end_reason, self.phase = reason, OVER
+                return
         if self.phase == ACTIVE:
             self.active_move = move
             if isinstance(move, Cross) and self.game.sets_aside(self):
@@ -456,6 +463,17 @@ class State:
 
     def _finish_roll(self) -> None:
         """R-FIRST: settle column and colour firsts for the whole roll, then the end checks."""
+        self._settle_roll()
+        self.phase = ROLL
+        reason = self.game.roll_finished(self)  # may also open a DECISION phase
+        if reason:
+            self.end_reason = reason
+            self.phase = OVER
+        elif self.phase == ROLL:
+            self.advance()
+
+    def _settle_roll(self) -> None:
+        """R-FIRST: score the columns and colours completed in this roll (ties share firsts)."""
         first_c, later_c = self.game.colour_bonus
         new_cols = new_colours = 0
         self.completed_now = [(i, col) for i, s in enumerate(self.seats) for col in s.new_columns]
@@ -472,13 +490,6 @@ class State:
         self.claimed_columns |= new_cols
         self.claimed_colours |= new_colours
         self.pending = []
-        self.phase = ROLL
-        reason = self.game.roll_finished(self)  # may also open a DECISION phase
-        if reason:
-            self.end_reason = reason
-            self.phase = OVER
-        elif self.phase == ROLL:
-            self.advance()
 
     def advance(self) -> None:
         """Move on to the next roll (called by variants after a team decision too)."""
@@ -505,7 +516,7 @@ class State:
 
     def to_json(self) -> dict:
         return {
-            "rules_version": RULES_VERSION,
+            "rules_version": self.game.rules_version,
             "game": self.game.config(),
             "roll_index": self.roll_index,
             "phase": self.phase,
@@ -550,6 +561,14 @@ def replay(game: Game, actions: list) -> State:
 _MODES: dict[str, type[Game]] = {"base": BaseGame, "solo": SoloGame}
 
 
+def check_rules_version(version: object) -> int:
+    """A rules version this program can play or replay, else InvalidInputError."""
+    if type(version) is not int or version not in SUPPORTED_RULES_VERSIONS:
+        raise InvalidInputError(f"rules version {version!r} is not supported: this program plays rules version "
+                                f"{RULES_VERSION} and replays {', '.join(map(str, SUPPORTED_RULES_VERSIONS))}")
+    return int(version)
+
+
 def register_mode(cls: type[Game]) -> type[Game]:
     _MODES[cls.mode] = cls
     return cls
@@ -563,7 +582,9 @@ def game_from_config(config: dict) -> Game:
     mode = config.get("mode")
     if mode not in _MODES:
         raise InvalidInputError(f"unknown mode {mode!r}: {', '.join(sorted(_MODES))}")
-    return _MODES[mode].from_config(config) if hasattr(_MODES[mode], "from_config") else _MODES[mode](config["sheets"])
+    version = check_rules_version(config.get("rules_version", RULES_VERSION))
+    cls = _MODES[mode]
+    return cls.from_config(config) if hasattr(cls, "from_config") else cls(config["sheets"], rules_version=version)
 
 
 def play(state: State, policy, rng: random.Random, max_actions: int = 100_000) -> State:

@@ -112,22 +112,36 @@ def mission_progress(mission: MissionSpec, tableau: TableauSpec, seats, sequence
         _KINDS[r.kind](r, seats, tableau, row_labels, sequence_state) for r in mission.requirements])
 
 
-def advance_sequence(mission: MissionSpec, sequence_state: dict, completed_this_turn: list[tuple[int, int]]) -> None:
-    """M5: count columns completed this turn, in sequence order (DECISION
-    M5_SAME_TURN_IN_ORDER), each only if the previous one was already counted."""
-    from .decisions import M5_SAME_TURN_IN_ORDER
+def advance_sequence(mission: MissionSpec, sequence_state: dict, completed_this_turn: list[tuple[int, int]],
+                     active: int, rules_version: int) -> None:
+    """M5: count the columns (seat, column) completed this turn whose letter is next.
+
+    Rules version 2 (DECISION ``M5_ONE_LETTER_PER_MOMENT``): the active seat's cross is one
+    moment and the passive seats' crosses the next; each moment counts one letter at most, so a
+    column completed at the same moment as the previous letter does not count. Rules version 1
+    took every completion of the turn in N-O-C-H-M-A-L order (``M5_SAME_TURN_IN_ORDER``)."""
+    from .decisions import M5_ONE_LETTER_PER_MOMENT, M5_SAME_TURN_IN_ORDER
 
     for req in mission.requirements:
         if req.kind != "sequence":
             continue
         counted = sequence_state.setdefault("counted", [])
-        by_col: dict[int, int] = {}
-        for seat, col in completed_this_turn:
-            by_col.setdefault(col, seat)
-        while len(counted) < len(req.columns):
-            col = COLUMNS.index(req.columns[len(counted)])
-            if col not in by_col:
-                break
-            counted.append([req.columns[len(counted)], by_col.pop(col)])
-            if not M5_SAME_TURN_IN_ORDER:
-                break
+        if M5_ONE_LETTER_PER_MOMENT[rules_version]:
+            moments = [[(s, c) for s, c in completed_this_turn if s == active],
+                       [(s, c) for s, c in completed_this_turn if s != active]]
+            per_moment = 1
+        else:
+            moments = [list(completed_this_turn)]
+            per_moment = len(req.columns) if M5_SAME_TURN_IN_ORDER else 1
+        for moment in moments:
+            by_col: dict[int, int] = {}
+            for seat, col in moment:
+                by_col.setdefault(col, seat)
+            for _ in range(per_moment):
+                if len(counted) == len(req.columns):
+                    break
+                letter = req.columns[len(counted)]
+                seat = by_col.pop(COLUMNS.index(letter), None)
+                if seat is None:
+                    break
+                counted.append([letter, seat])

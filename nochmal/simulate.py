@@ -46,7 +46,8 @@ def play_one(mode: str, policy: str, seed: int, players: int | None = None, miss
     out = st.outcome()
     row = {"mode": mode, "players": game.n_seats, "policy": policy, "seed": seed,
            "sheets": ",".join(s.id for s in game.sheets), "reason": out.reason, "rolls": out.rolls,
-           "score_seat1": out.scores[0].total, "best_score": max(s.total for s in out.scores)}
+           "score_seat1": out.scores[0].total, "best_score": max(s.total for s in out.scores),
+           "rules_version": game.rules_version}
     if mode == "coop":
         x = out.extra
         row.update({

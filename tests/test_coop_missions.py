@@ -46,13 +46,13 @@ def row(label: str) -> int:
     return ROW_MASKS["PQRSTUV".index(label)]
 
 
-def game_for(players: int, mission: int, **values) -> CoopGame:
+def game_for(players: int, mission: int, rules_version: int = 2, **values) -> CoopGame:
     data = get_tableau(players).model_dump(mode="json")
     data["id"] = "test"
     # interim goals that are always met: only the mission decides
     for key, value in {"goal_10": 0, "goal_19": 0, "goal_27": 0, **values}.items():
         data[key] = {"value": value, "provenance": "user"}
-    return CoopGame.create(players, mission, tableau=tableau_from_data(data))
+    return CoopGame.create(players, mission, tableau=tableau_from_data(data), rules_version=rules_version)
 
 
 def cross_cell(sheet, cells: str, number_die: int | None = None) -> Cross:
@@ -316,8 +316,10 @@ def _col_minus_4(letter: str) -> int:
     return col(letter) & ~M(f"{letter}4")
 
 
-def test_M5_columns_in_order_too_early_completions_count_only_when_repeated():
-    game = game_for(2, 5)  # 2 players: no colour needed
+def test_M5_rules_version_1_columns_in_order_too_early_completions_count_only_when_repeated():
+    """Rules version 1 (games saved under it replay so): several letters could count in one turn.
+    Version 2: the rules version 2 section below."""
+    game = game_for(2, 5, rules_version=1)  # 2 players: no colour needed
     st = game.new_state()
     s0, s1 = st.seats
     s0.crossed = sum(_col_minus_4(c) for c in "OCHMA")
@@ -364,9 +366,9 @@ def test_M5_columns_in_order_too_early_completions_count_only_when_repeated():
     assert seq["done"] == {"N": [2], "O": [2], "C": [1], "H": [1], "M": [1], "A": [1], "L": [2]}
 
 
-def test_M5_DECISION_one_cross_completing_N_and_O_advances_by_two():
-    assert decisions.M5_SAME_TURN_IN_ORDER is True
-    game = game_for(1, 5)
+def test_M5_DECISION_rules_version_1_one_cross_completing_N_and_O_advances_by_two():
+    assert decisions.M5_SAME_TURN_IN_ORDER is True and decisions.M5_ONE_LETTER_PER_MOMENT[1] is False
+    game = game_for(1, 5, rules_version=1)
     st = game.new_state()
     s0 = st.seats[0]
     s0.crossed = (col("N") | col("O")) & ~M("N3 O3")
@@ -377,8 +379,8 @@ def test_M5_DECISION_one_cross_completing_N_and_O_advances_by_two():
     assert seq["done"] == {"N": [1], "O": [1]} and seq["next"] == "C"
 
 
-def test_M5_DECISION_same_turn_taken_in_sequence_order_not_seat_order():
-    game = game_for(3, 5)
+def test_M5_DECISION_rules_version_1_same_turn_taken_in_sequence_order_not_seat_order():
+    game = game_for(3, 5, rules_version=1)
     st = game.new_state()
     s0, s1, s2 = st.seats
     s0.crossed = _col_minus_4("C")
@@ -411,15 +413,15 @@ def test_M5_colours_needed_with_three_players():
     s2.crossed = _col_minus_4("C") | _col_minus_4("A")
     lc = lambda seat, c: cross_cell(st.seats[seat].sheet, f"{c}4")  # noqa: E731
     assert not M(ly1) & (col("O") | col("M"))
-    turn(st, {0: lc(0, "N"), 1: lc(1, "O"), 2: lc(2, "C")})
-    turn(st, {0: lc(0, "H"), 1: lc(1, "M"), 2: lc(2, "A")})
-    turn(st, {0: lc(0, "L")})
+    for seat, letter in zip((0, 1, 2, 0, 1, 2, 0), "NOCHMAL"):  # one letter a turn, by the active seat
+        assert st.roll_index % 3 == seat
+        turn(st, {seat: lc(seat, letter)})
     p = progress(game, st)
     assert req(p, "sequence")["complete"] is True
     assert req(p, "colours")["needed"] == 1 and req(p, "colours")["complete"] is False
     assert not st.is_terminal(), "the colour is still missing"
     turn(st, {1: cross_cell(s1.sheet, ly1)})
-    out = assert_won(st, 4)
+    out = assert_won(st, 8)
     assert req(out["mission"], "colours")["done"] == {"yellow": [2]}
 
 
@@ -429,3 +431,65 @@ def test_M5_colours_by_player_count(players, needed):
     p = progress(game, game.new_state())
     assert req(p, "colours")["needed"] == needed
     assert req(p, "colours")["complete"] is (needed == 0)
+
+
+# --------------------------------------------------------------------------- M5, rules version 2
+# A column counts only if filled strictly after the previous letter was counted. The active
+# seat's cross is one moment, the passive seats' crosses the next (DECISION
+# M5_ONE_LETTER_PER_MOMENT): each moment advances N-O-C-H-M-A-L by one letter at most.
+def test_M5_one_cross_completing_N_and_O_counts_N_only():
+    assert decisions.M5_ONE_LETTER_PER_MOMENT == {1: False, 2: True}
+    game = game_for(1, 5)
+    assert game.rules_version == 2
+    st = game.new_state()
+    s0 = st.seats[0]
+    s0.crossed = (col("N") | col("O")) & ~M("N3 O3")
+    turn(st, {0: Cross(G, 2, G, M("N3 O3"))})
+    assert set(s0.columns) == {COLUMNS.index("N"), COLUMNS.index("O")}
+    seq = req(progress(game, st), "sequence")
+    assert seq["done"] == {"N": [1]} and seq["next"] == "O", "O was filled at the same moment as N"
+
+
+def test_M5_two_passive_seats_completing_N_and_O_count_N_only():
+    game = game_for(3, 5)
+    st = game.new_state()
+    s0, s1, s2 = st.seats
+    s1.crossed = _col_minus_4("N")
+    s2.crossed = _col_minus_4("O")
+    assert st.roll_index % 3 == 0  # seat 1 is active and completes nothing
+    turn(st, {1: cross_cell(s1.sheet, "N4"), 2: cross_cell(s2.sheet, "O4")})
+    seq = req(progress(game, st), "sequence")
+    assert seq["done"] == {"N": [2]} and seq["next"] == "O"
+
+
+def test_M5_the_active_seat_then_a_passive_seat_count_one_letter_each():
+    game = game_for(3, 5)
+    st = game.new_state()
+    s0, s1, s2 = st.seats
+    s0.crossed = _col_minus_4("N")
+    s1.crossed = _col_minus_4("O")
+    s2.crossed = _col_minus_4("C")
+    turn(st, {0: cross_cell(s0.sheet, "N4"), 1: cross_cell(s1.sheet, "O4"), 2: cross_cell(s2.sheet, "C4")})
+    seq = req(progress(game, st), "sequence")
+    assert seq["done"] == {"N": [1], "O": [2]} and seq["next"] == "C", "C came at the same moment as O"
+
+
+def test_M5_the_active_seat_filling_the_later_letter_does_not_count_after_a_passive_seat():
+    game = game_for(2, 5)
+    st = game.new_state()
+    s0, s1 = st.seats
+    s0.crossed = _col_minus_4("O")
+    s1.crossed = _col_minus_4("N")
+    turn(st, {0: cross_cell(s0.sheet, "O4"), 1: cross_cell(s1.sheet, "N4")})
+    seq = req(progress(game, st), "sequence")
+    assert seq["done"] == {"N": [2]} and seq["next"] == "O", "the active seat's O came before N"
+
+
+def test_M5_a_saved_rules_version_1_game_keeps_counting_several_letters_a_turn():
+    game = game_for(3, 5, rules_version=1)
+    st = game.new_state()
+    s0, s1, s2 = st.seats
+    s1.crossed = _col_minus_4("N")
+    s2.crossed = _col_minus_4("O")
+    turn(st, {1: cross_cell(s1.sheet, "N4"), 2: cross_cell(s2.sheet, "O4")})
+    assert req(progress(game, st), "sequence")["done"] == {"N": [2], "O": [3]}

@@ -36,7 +36,7 @@ from nochmal.coop import COOP_SHEETS, CoopGame, RemoveDie, StrikeJokers, turn_in
 from nochmal.coopdata import N_TURNS, get_tableau, tableau_from_data
 from nochmal.dice import Roll
 from nochmal.errors import DataFileError, IllegalMoveError, InvalidInputError, NochmalError
-from nochmal.game import CHANCE, TEAM, TERMINAL, BaseGame, State, play, replay
+from nochmal.game import CHANCE, TEAM, TERMINAL, BaseGame, State, action_to_json, play, replay
 from nochmal.moves import PASS, Cross
 from nochmal.policies import random_policy
 from nochmal.sheet import get_sheet
@@ -66,12 +66,13 @@ def tableau(players: int, track=None, **values):
     return tableau_from_data(data, "test tableau")
 
 
-def new_game(players: int, mission: int = 1, **values) -> CoopGame:
+def new_game(players: int, mission: int = 1, rules_version: int = 2, **values) -> CoopGame:
     # by default no interim goal can be missed and the mission cannot complete by accident
     defaults = {"goal_10": 0, "goal_19": 0, "goal_27": 0, "m1_colours": 5}
     defaults.update(values)
     track = defaults.pop("track", None)
-    return CoopGame.create(players, mission, tableau=tableau(players, track=track, **defaults))
+    return CoopGame.create(players, mission, tableau=tableau(players, track=track, **defaults),
+                           rules_version=rules_version)
 
 
 def snapshot(state: State) -> str:
@@ -358,8 +359,9 @@ def test_C_FAIL_active_failed_roll_frees_all_dice_for_the_others():
     finish_turn(st)
 
 
-def test_C_FAIL_third_failed_roll_loses_at_the_end_of_that_turn():
-    game = new_game(3)
+def test_C_FAIL_rules_version_1_third_failed_roll_loses_at_the_end_of_that_turn():
+    """Rules version 1 (old saved games replay so); version 2 ends at once (the rules version 2 section below)."""
+    game = new_game(3, rules_version=1)
     st = game.new_state()
     # seat 1 fails in turn 1 (active) and turn 2 (passive)
     play_turn(st, moves={0: PASS})
@@ -810,8 +812,9 @@ def test_C_CHECK_third_failed_roll_at_turn_10_no_penalty_decision():
     assert st.current_player() == TERMINAL
 
 
-def test_C_WIN_at_turn_27_before_the_final_check():
-    game = new_game(2, goal_27=200, m1_colours=1)
+def test_C_WIN_rules_version_1_at_turn_27_before_the_final_check():
+    """Rules version 1 checked the mission before goal 27; version 2: the rules version 2 section below."""
+    game = new_game(2, goal_27=200, m1_colours=1, rules_version=1)
     st = game.new_state()
     fast_forward(st, 27)
     rest, last = colour_minus_one(st.seats[0].sheet, B)
@@ -941,3 +944,120 @@ def test_strike_splits_are_every_legal_split_once_in_the_engines_order(lefts, am
     got = [a.per_seat for a in strike_splits(tuple(lefts), amount)]
     every = [s for s in product(*(range(left + 1) for left in lefts)) if sum(s) == amount]
     assert got == sorted(every, reverse=True)
+
+
+# --------------------------------------------------------------------------- rules version 2
+# RULES.md C-CHECK / C-FAIL / C-WIN were revised in rules version 2; games saved under version
+# 1 replay under version 1 (the version-1 scenarios above say so in their names).
+def test_C_FAIL_third_failed_roll_ends_the_game_at_once():
+    assert decisions.COOP_THIRD_FAIL_ENDS_AT_ONCE == {1: False, 2: True}
+    game = new_game(3)
+    assert game.rules_version == 2
+    st = game.new_state()
+    play_turn(st, moves={0: PASS})
+    play_turn(st, moves={0: PASS})
+    play_turn(st)
+    st.apply(Roll.of((Y, G, B), (1, 2, 3)))
+    assert st.active == 0
+    st.apply(PASS)  # the active seat's third failed roll
+    assert st.is_terminal(), "nobody else enters anything for this turn"
+    assert st.current_player() == TERMINAL and st.pending == [] and st.legal_actions() == []
+    with pytest.raises(IllegalMoveError, match="R-END"):
+        st.apply(quiet_move(game.new_state(), 0), 1)
+    out = outcome(st)
+    assert out["won"] is False and "C-FAIL" in out["reason"]
+    assert out["failed_rolls"] == [3, 0, 0] and out["turns"] == 4 and out["winners"] == []
+
+
+def test_C_FAIL_third_failed_roll_of_a_passive_seat_ends_the_game_before_the_others_decide():
+    game = new_game(3)
+    st = game.new_state()
+    for _ in range(2):
+        play_turn(st, moves={1: PASS})
+    st.apply(quiet_roll(st))
+    st.apply(quiet_move(st, st.active))
+    assert st.active == 2 and st.pending == [0, 1]
+    before = st.seats[0].crossed
+    st.apply(PASS, 1)  # seat 2's third failed roll; seat 1 has not decided yet
+    assert st.is_terminal()
+    with pytest.raises(IllegalMoveError):
+        st.apply(PASS, 0)
+    assert st.seats[0].crossed == before and st.seats[0].failed == 0
+    out = outcome(st)
+    assert out["failed_rolls"] == [0, 3, 0] and out["turns"] == 3 and "C-FAIL" in out["reason"]
+
+
+def test_C_FAIL_a_third_failed_roll_ending_the_game_replays_from_its_history():
+    game = new_game(2)
+    st = game.new_state()
+    for _ in range(3):
+        play_turn(st, moves={1: PASS})
+    assert st.is_terminal()
+    again = replay(game, [action_to_json(a) for a in st.history])
+    assert again.is_terminal() and again.to_json() == st.to_json()
+
+
+def test_C_CHECK_goal_27_is_checked_before_the_mission():
+    assert decisions.COOP_GOAL_27_BEFORE_MISSION == {1: False, 2: True}
+    game = new_game(2, goal_27=200, m1_colours=1)
+    st = game.new_state()
+    fast_forward(st, 27)
+    rest, last = colour_minus_one(st.seats[0].sheet, B)
+    st.seats[0].crossed = rest
+    play_turn(st, Roll.of((Y, G, B), (1, 2, 3)), {0: cross_cell(st.seats[0].sheet, last)}, avoid=M(last))
+    out = outcome(st)
+    assert out["checks"]["27"]["met"] is False
+    assert out["failed_rolls"] == [1, 1], "the missed goal 27 marks a failed roll for everyone first"
+    assert out["won"] is True and "C-WIN" in out["reason"], "nobody reached three: the mission still wins"
+
+
+def test_C_CHECK_a_missed_goal_27_loses_a_mission_completed_in_turn_27():
+    game = new_game(2, goal_27=200, m1_colours=1)
+    st = game.new_state()
+    fast_forward(st, 27)
+    st.seats[1].failed = 2
+    rest, last = colour_minus_one(st.seats[0].sheet, B)
+    st.seats[0].crossed = rest
+    play_turn(st, Roll.of((Y, G, B), (1, 2, 3)), {0: cross_cell(st.seats[0].sheet, last)}, avoid=M(last))
+    assert game.progress(st).complete, "the mission itself is done ..."
+    out = outcome(st)
+    assert out["won"] is False and "C-GOAL-27" in out["reason"], "... but the last interim check comes first"
+    assert out["failed_rolls"] == [1, 3] and out["turns"] == 27 and out["winners"] == []
+
+
+def test_C_CHECK_version_1_checked_the_mission_first_at_turn_27():
+    game = new_game(2, goal_27=200, m1_colours=1, rules_version=1)
+    st = game.new_state()
+    fast_forward(st, 27)
+    st.seats[1].failed = 2
+    rest, last = colour_minus_one(st.seats[0].sheet, B)
+    st.seats[0].crossed = rest
+    play_turn(st, Roll.of((Y, G, B), (1, 2, 3)), {0: cross_cell(st.seats[0].sheet, last)}, avoid=M(last))
+    out = outcome(st)
+    assert out["won"] is True and out["failed_rolls"] == [0, 2] and "27" not in out["checks"]
+
+
+@pytest.mark.parametrize("turn,goal", [(10, "goal_10"), (19, "goal_19")])
+def test_C_CHECK_a_mission_completed_in_turn_10_or_19_wins_before_its_penalty(turn, goal):
+    goals = {"goal_10": 0 if turn == 19 else 100, "goal_19": 100, "goal_27": 100}  # turn 19: goal 10 is met
+    game = new_game(2, m1_colours=1, **goals)
+    st = game.new_state()
+    fast_forward(st, turn)
+    rest, last = colour_minus_one(st.seats[1].sheet, Y)
+    st.seats[1].crossed = rest
+    play_turn(st, Roll.of((Y, Y, Y), (1, 1, 1)), {1: cross_cell(st.seats[1].sheet, last)})
+    assert st.current_player() == TERMINAL, "nobody is asked to decide a penalty in a game already won"
+    out = outcome(st)
+    assert out["won"] is True and str(turn) not in out["checks"] and out["turns"] == turn
+
+
+def test_C_WIN_in_turn_27_only_after_the_last_interim_check():
+    game = new_game(2, goal_27=0, m1_colours=1)
+    st = game.new_state()
+    fast_forward(st, 27)
+    rest, last = colour_minus_one(st.seats[0].sheet, B)
+    st.seats[0].crossed = rest
+    play_turn(st, Roll.of((Y, G, B), (1, 2, 3)), {0: cross_cell(st.seats[0].sheet, last)}, avoid=M(last))
+    out = outcome(st)
+    assert out["checks"]["27"]["met"] is True, "the check ran (and was met) before the win"
+    assert out["won"] is True and out["failed_rolls"] == [0, 0] and out["turns"] == 27
