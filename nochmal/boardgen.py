@@ -46,6 +46,7 @@ from .sheet import (
 GENERATOR_SEED = 2026
 DEFAULT_COUNT = 6
 SHIPPED_PREFIX = "coop"
+MAX_CLI_COUNT = 100  # sheets one ``boards generate`` run may make (about 0.1 s each)
 MIN_SWAPS, MAX_SWAPS = 2, 4
 N_NUMBER_FIELDS = 6
 FAILED_ROLL_BOXES = 3
@@ -265,18 +266,22 @@ def check_shipped(directory: Path = BOARDS_DIR, sheets: list[SheetSpec] | None =
 
 # --------------------------------------------------------------------------- command line
 def _cmd_generate(args) -> int:
+    from .terminal import printable
+
     base = get_sheet(args.base).spec
     out = Path(args.out) if args.out is not None else _default_out()
     paths = write_coop_sheets(out, base=base, seed=args.seed, count=args.count, prefix=args.prefix)
     for p in paths:
-        print(p)
+        print(printable(p))  # the folder came from the user: no control characters to the terminal
     return 0
 
 
 def _cmd_check(args) -> int:
+    from .terminal import printable
+
     problems = check_shipped(Path(args.dir))
     for p in problems:
-        print(p, file=sys.stderr)
+        print(printable(p), file=sys.stderr)
     if not problems:
         print(f"the shipped co-op sheets match the generator (seed {GENERATOR_SEED})")
     return 1 if problems else 0
@@ -289,7 +294,10 @@ def _default_out() -> Path:
 
 
 def add_cli(subparsers) -> argparse.ArgumentParser:
-    """Register ``boards generate`` and ``boards check`` on an argparse sub-parser set."""
+    """Register ``boards generate`` and ``boards check`` on an argparse sub-parser set. Every
+    argument is checked by its ``type`` before anything is generated or written."""
+    from . import argtypes as at
+
     bp = subparsers.add_parser("boards", help="generate or check the stand-in co-op sheets")
     actions = bp.add_subparsers(dest="boards_action", required=True, metavar="ACTION")
     gen = actions.add_parser(
@@ -299,14 +307,18 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
         f"With the defaults (standard sheet, seed {GENERATOR_SEED}) this rebuilds the shipped "
         "boards/coop-I..VI files; other seeds get ids that name the seed.",
     )
-    gen.add_argument("--seed", type=int, default=GENERATOR_SEED)
-    gen.add_argument("--count", type=int, default=DEFAULT_COUNT, help="number of sheets (default 6)")
-    gen.add_argument("--out", default=None, help="directory to write to (default: the user boards directory)")
-    gen.add_argument("--prefix", default=None,
+    gen.add_argument("--seed", type=at.int_in("--seed", -(2**63)), default=GENERATOR_SEED)
+    gen.add_argument("--count", type=at.int_in("--count", 1, MAX_CLI_COUNT), default=DEFAULT_COUNT,
+                     help=f"number of sheets, 1-{MAX_CLI_COUNT} (default {DEFAULT_COUNT})")
+    gen.add_argument("--out", type=at.output_folder("--out"), default=None,
+                     help="directory to write to (default: the user boards directory)")
+    gen.add_argument("--prefix", type=at.id_prefix, default=None,
                      help=f"id prefix (default {SHIPPED_PREFIX!r} for seed {GENERATOR_SEED}, else 'coop-s<seed>')")
-    gen.add_argument("--base", default="standard", help="id of the sheet to start from (default standard)")
+    gen.add_argument("--base", type=at.sheet_id("--base"), default="standard",
+                     help="id of the sheet to start from (default standard)")
     gen.set_defaults(func=_cmd_generate)
     chk = actions.add_parser("check", help="verify that boards/coop-*.toml equal the generator's output")
-    chk.add_argument("--dir", default=str(BOARDS_DIR), help="boards directory (default: the shipped one)")
+    chk.add_argument("--dir", type=at.existing_folder("--dir"), default=str(BOARDS_DIR),
+                     help="boards directory (default: the shipped one)")
     chk.set_defaults(func=_cmd_check)
     return bp

@@ -34,7 +34,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,7 @@ __all__ = [
     "ConflictError",
     "GameInfo",
     "GameStore",
+    "MetaConflictError",
     "StoreError",
     "UnknownGameError",
     "default_store_path",
@@ -101,6 +102,17 @@ class ConflictError(StoreError):
 
     def __reduce__(self):  # keep picklable (multiprocessing) despite the custom __init__
         return (type(self), (self.game_id, self.expected_seq, self.actual_seq))
+
+
+class MetaConflictError(StoreError):
+    """``update_meta(..., expected=...)`` found the stored meta changed since it was read."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+        super().__init__(f"conflict on game {game_id!r}: its meta changed since it was read")
+
+    def __reduce__(self):
+        return (type(self), (self.game_id,))
 
 
 class UnknownGameError(StoreError, KeyError):
@@ -423,9 +435,15 @@ class GameStore:
 
     # ---- public API ------------------------------------------------------------------
 
-    def create_game(self, meta: dict, title: str = "", game_id: str | None = None) -> str:
-        """Create an empty game and return its id (random, url-safe unless given)."""
+    def create_game(self, meta: dict, title: str = "", game_id: str | None = None,
+                    events: list[dict] | tuple[dict, ...] = ()) -> str:
+        """Create a game and return its id (random, url-safe unless given).
+
+        ``events`` (seq 0, 1, ...) are written in the same transaction as the game: a process
+        killed half-way leaves either the whole game or nothing (``games import``,
+        ``play --save``)."""
         meta_json = _dump_object(meta, "meta")
+        bodies = [_dump_object(ev, f"event {i}") for i, ev in enumerate(events)]
         if not isinstance(title, str):
             raise StoreError(f"title must be a string, got {type(title).__name__}")
         explicit = game_id is not None
@@ -445,6 +463,10 @@ class GameStore:
                     "INSERT INTO games (game_id, created_at, updated_at, title, meta) "
                     "VALUES (?, ?, ?, ?, ?)",
                     (gid, stamp, stamp, title, meta_json),
+                )
+                conn.executemany(
+                    "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
+                    [(gid, seq, body) for seq, body in enumerate(bodies)],
                 )
                 return gid
         raise StoreError(f"game store {os.fspath(self.path)}: could not draw an unused game id")
@@ -512,15 +534,40 @@ class GameStore:
             ).fetchall()
         return [self._game_info(row) for row in rows]
 
-    def update_meta(self, game_id: str, meta: dict) -> None:
-        """Replace the game's meta dict."""
+    def update_meta(self, game_id: str, meta: dict, expected: dict | None = None) -> None:
+        """Replace the game's meta dict.
+
+        With ``expected`` this is a compare-and-set: the meta is replaced only if the stored
+        meta still equals ``expected`` (checked inside the write transaction); otherwise
+        :class:`MetaConflictError` is raised and nothing is written."""
         meta_json = _dump_object(meta, "meta")
         with self._transaction(write=True) as conn:
             self._require_game(conn, game_id)
+            if expected is not None and self._read_meta(conn, game_id) != expected:
+                raise MetaConflictError(game_id)
             conn.execute(
                 "UPDATE games SET meta = ?, updated_at = ? WHERE game_id = ?",
                 (meta_json, self._stamp(conn), game_id),
             )
+
+    def change_meta(self, game_id: str, change: Callable[[dict], dict]) -> dict:
+        """Read, change and write the game's meta in one ``BEGIN IMMEDIATE`` transaction and
+        return the meta written. ``change`` gets a copy of the meta as stored at that moment
+        (no other writer can come in between) and returns the new meta; an exception it raises
+        writes nothing and propagates (a claim that finds its seat taken, for example)."""
+        with self._transaction(write=True) as conn:
+            self._require_game(conn, game_id)
+            new = change(self._read_meta(conn, game_id))
+            meta_json = _dump_object(new, "meta")
+            conn.execute(
+                "UPDATE games SET meta = ?, updated_at = ? WHERE game_id = ?",
+                (meta_json, self._stamp(conn), game_id),
+            )
+        return _load_object(meta_json, "meta")
+
+    def _read_meta(self, conn: sqlite3.Connection, game_id: str) -> dict:
+        (text,) = conn.execute("SELECT meta FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        return _load_object(text, f"game store {os.fspath(self.path)}: meta of game {game_id!r}")
 
     def delete_game(self, game_id: str) -> None:
         """Delete the game and all its events."""

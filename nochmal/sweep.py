@@ -93,21 +93,33 @@ def _tableau_players(path: str) -> int:
 
 
 def parse_range(text: str, lo: int, hi: int, what: str) -> list[int]:
-    """"1-5" or "1,3,4" -> [..]; errors name the option."""
-    out: list[int] = []
-    try:
-        for part in str(text).split(","):
-            part = part.strip()
-            if "-" in part:
-                a, b = part.split("-", 1)
-                out.extend(range(int(a), int(b) + 1))
-            elif part:
-                out.append(int(part))
-    except ValueError:
-        raise InvalidInputError(f"--{what}: expected numbers like 1-5 or 1,3, got {text!r}") from None
-    if not out or any(not lo <= x <= hi for x in out):
-        raise InvalidInputError(f"--{what}: values must lie in {lo}-{hi}, got {text!r}")
-    return sorted(set(out))
+    """"1-5" or "1,3,4" or "1-2,5" -> the sorted numbers. Every number must lie in ``lo``-``hi``
+    and a range must go upwards; an empty text, a part like "3-1", "-2" or "x" is an error
+    that names the option (``--what``) and the part."""
+    shown = str(text) if len(str(text)) <= 40 else str(text)[:40] + "..."
+    out: set[int] = set()
+    for part in str(text).split(","):
+        part = part.strip()
+        if not part:
+            continue
+        ends = part.split("-")
+        try:
+            if len(ends) > 2:
+                raise ValueError
+            a, b = (int(ends[0]), int(ends[-1]))
+        except ValueError:
+            raise InvalidInputError(f"--{what}: expected numbers like {lo}-{hi} or {lo},{hi}, got {part[:40]!r} "
+                                    f"in {shown!r}") from None
+        for x in (a, b):
+            if not lo <= x <= hi:
+                raise InvalidInputError(f"--{what}: values must lie in {lo}-{hi}, got {part[:40]!r} in {shown!r}")
+        if a > b:
+            raise InvalidInputError(f"--{what}: the range {part!r} goes downwards; write {b}-{a}")
+        out.update(range(a, b + 1))
+    if not out:
+        raise InvalidInputError(f"--{what}: name at least one value in {lo}-{hi} (like {lo}-{hi} or {lo},{hi}), "
+                                f"got {shown!r}")
+    return sorted(out)
 
 
 def _part_path(parts: Path, chunk: Chunk) -> Path:

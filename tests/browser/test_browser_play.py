@@ -397,17 +397,16 @@ def test_second_device_joins_claims_a_seat_and_crosses(page, new_page, app_url, 
     gid, join = ses.game_id, ses.meta["join_code"]
     host = page
     open_table(host, table_url(app_url, ses), turn=1)
-    expect(host.get_by_text(f"Join code for other devices: {join}")).to_be_visible()
+    # the host's sidebar shows the join link (to copy) and the short code (to type instead)
+    link_box = host.locator(".st-key-sidebar-join-link")
+    expect(link_box).to_contain_text(f"/?game={gid}&join={ses.meta['join_token']}")
+    link = link_box.inner_text().strip()
+    assert link == f"{app_url}/?game={gid}&join={ses.meta['join_token']}"
+    expect(host.locator("[data-testid=stSidebar]")).to_contain_text(f"{join[:4]}-{join[4:]}")
 
-    # device 2 opens the Start page, joins with the id and the join code, claims seat 2
+    # device 2 opens the join link: the Start page, ready to claim a seat; it claims seat 2
     dev = new_page()
-    dev.goto(app_url)
-    press(dev.get_by_role("tab", name="Resume or join"))
-    form = dev.get_by_role("tabpanel", name="Resume or join")
-    form.get_by_role("textbox", name="Game id").fill(gid)
-    form.get_by_label("Host code or join code").fill(join.lower())  # codes are not case-sensitive
-    press(form.get_by_role("button", name="Open game"))
-    expect(dev.get_by_text(re.compile(r"Joined browser companion 2p — now choose the seat"))).to_be_visible()
+    dev.goto(link)
     press(dev.get_by_role("radiogroup", name="Which seat do you play on this device?").get_by_text("2. Bo"))
     press(dev.get_by_role("button", name="Claim this seat"))
     expect(dev.get_by_text("This device now plays seat 2: Bo.")).to_be_visible()

@@ -7,10 +7,11 @@ from nochmal import tableview as tv
 from nochmal.coopdata import TABLEAU_KEYS, get_mission, get_tableau, load_missions
 from nochmal.errors import NochmalError
 from nochmal.plan import team_plan
-from nochmal.session import GameSession
+from nochmal.session import AccessError, GameSession, TooManyGuessesError, format_short_code
 from nochmal.sheet import get_sheet, sheet_ids
 from nochmal.store import StoreError
 from nochmal.ui import state, widgets
+from nochmal.ui.safe import code, md
 
 ss = st.session_state
 KIND_LABELS = {"companion": "Companion — a real table: enter the roll and the crosses",
@@ -58,8 +59,8 @@ def _create() -> None:
     if kind == "digital":
         bots = [None if ss.get(f"new-bot-{i}", "human") == "human" else ss[f"new-bot-{i}"] for i in range(n)]
     seed_text = (ss.get("new-seed") or "").strip()
-    if seed_text and not seed_text.isdigit():
-        state.flash("error", f"The dice seed must be a whole number, got {seed_text!r}.")
+    if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 18):
+        state.flash("error", f"The dice seed must be a whole number, got {md(repr(seed_text))}.")
         return
     title = (ss.get("new-title") or "").strip() or f"{MODE_LABELS[mode].split(' (')[0]} game, {n} player{'s' * (n > 1)}"
     try:
@@ -67,31 +68,40 @@ def _create() -> None:
         ses = GameSession.create(state.store(), game, title=title, seat_names=names, kind=kind,
                                  seed=int(seed_text) if seed_text else None, bots=bots)
     except (NochmalError, StoreError) as err:
-        state.flash("error", f"Could not create the game: {err}")
+        state.flash("error", f"Could not create the game: {md(err)}")
         return
     state.open_as_host(ses)
-    state.flash("success", f"Game created — id `{ses.game_id}`, host code `{ses.meta['host_code']}` (keep it to "
-                           f"resume), join code `{ses.meta['join_code']}` for other devices.")
+    state.flash("success", f"Game created — id {code(ses.game_id)}, host code {code(ses.meta['host_code'])} "
+                           f"(keep it to resume). Other devices join with the join link in the sidebar (or the "
+                           f"short join code {code(format_short_code(ses.meta['join_code']))}).")
     state.goto("table")
 
 
+def _sentence(err: Exception) -> str:
+    text = str(err).rstrip(".")
+    return f"{text[:1].upper()}{text[1:]}."
+
+
 def _open() -> None:
-    gid, code = (ss.get("open-id") or "").strip(), (ss.get("open-code") or "").strip()
+    gid, typed = (ss.get("open-id") or "").strip(), (ss.get("open-code") or "").strip()
     try:
-        ses = GameSession.load(state.store(), gid) if gid else None
-    except (StoreError, NochmalError):
-        ses = None
-    access = ses.access(code) if ses is not None else None
-    if access is None:  # the same answer for an unknown id and a wrong code
-        state.flash("error", "No game with this id and code.")
+        opened = state.check_code(gid, typed)  # throttled; the same answer for an unknown id and a wrong code
+    except AccessError as err:
+        state.flash("error", _sentence(err))  # our own fixed text: no user data in it
         return
-    state.set_game(gid, code)
-    if access == "host":
-        state.remember_game(gid, ses.title, code)
-        state.flash("success", f"Resumed {ses.title}.")
+    ses = opened.session
+    if opened.role == "host":
+        state.set_game(gid, typed)
+        state.remember_game(gid, ses.title, typed)
+        state.flash("success", f"Resumed {md(ses.title)}.")
         state.goto("table")
-    else:
-        state.flash("info", f"Joined {ses.title} — now choose the seat you play on this device.")
+    elif opened.role == "seat":
+        state.set_game(gid, typed, opened.seat)
+        state.flash("success", f"Opened {md(ses.title)} as seat {opened.seat + 1}.")
+        state.goto("table")
+    else:  # the join link's token or the short code: the URL carries the token from here on
+        state.set_game(gid, join=ses.meta.get("join_token") or typed)
+        state.flash("info", f"Joined {md(ses.title)} — now choose the seat you play on this device.")
 
 
 def _open_mine(gid: str, code: str) -> None:
@@ -104,25 +114,29 @@ def _close() -> None:
 
 
 def _delete() -> None:
-    gid, code = (ss.get("del-id") or "").strip(), (ss.get("del-code") or "").strip()
+    gid, typed = (ss.get("del-id") or "").strip(), (ss.get("del-code") or "").strip()
     if not ss.get("del-confirm"):
         state.flash("error", "Tick the confirmation box to delete the game.")
         return
     try:
-        ses = GameSession.load(state.store(), gid) if gid else None
-    except (StoreError, NochmalError):
-        ses = None
-    if ses is None or ses.access(code) != "host":
+        opened = state.check_code(gid, typed)
+    except TooManyGuessesError as err:
+        state.flash("error", _sentence(err))
+        return
+    except AccessError:
+        opened = None
+    if opened is None or opened.role != "host":
         state.flash("error", "No game with this id and host code (deleting needs the host code).")
         return
+    ses = opened.session
     try:
         state.store().delete_game(gid)
     except StoreError as err:
-        state.flash("error", str(err))
+        state.flash("error", md(err))
         return
     state.forget_game(gid)
     ss["del-confirm"] = False
-    state.flash("success", f"Game {ses.title} ({gid}) deleted.")
+    state.flash("success", f"Game {md(ses.title)} ({code(gid)}) deleted.")
 
 
 def _plan_preview(n: int, sheets: list, mission: int, kind: str) -> None:
@@ -133,7 +147,7 @@ def _plan_preview(n: int, sheets: list, mission: int, kind: str) -> None:
         try:
             game = tv.make_game("coop", sheets, mission)
         except NochmalError as err:
-            st.caption(f"No team plan for these choices: {err}")
+            st.caption(f"No team plan for these choices: {md(err)}")
             return
         widgets.team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
 
@@ -145,11 +159,15 @@ st.title("🎲 Noch mal! — mission leader")
 state.show_flash()
 
 opened = state.open_game()
+if opened is None and ss.get("access_note"):
+    st.warning(ss["access_note"])
 if opened is not None:
     ses, access = opened
     with st.container(border=True):
-        st.markdown(f"**Open game:** {ses.title} · id `{ses.game_id}` · "
+        st.markdown(f"**Open game:** {md(ses.title)} · id {code(ses.game_id)} · "
                     f"{'host (all seats)' if access == 'host' else 'joined device'}")
+        if access == "host":
+            widgets.join_info(ses, key="start-join")
         if access == "seat" and state.my_seat() is None:
             widgets.seat_claim(ses)
         with st.container(horizontal=True):
@@ -195,9 +213,10 @@ with tab_new:
         try:
             provs[sid] = get_sheet(sid).provenance
         except NochmalError as err:
-            st.error(str(err))
+            st.error(md(err))
     if any(p == "stand-in" for p in provs.values()):
-        st.warning("Stand-in sheets (" + ", ".join(sorted(s for s, p in provs.items() if p == "stand-in")) +
+        stand_ins = sorted(s for s, p in provs.items() if p == "stand-in")
+        st.warning("Stand-in sheets (" + ", ".join(md(s) for s in stand_ins) +
                    ") are generated look-alikes, **not the printed sheets** of the game: their layouts are not "
                    "public. Sheets marked *verified* match the printed sheet; *user* sheets were entered by you.")
 
@@ -206,13 +225,13 @@ with tab_new:
         st.selectbox("Mission", sorted(missions), key="new-mission",
                      format_func=lambda m: f"{m} — {missions[m].name}")
         mission = get_mission(int(ss["new-mission"]))
-        st.caption(mission.summary)
+        st.caption(md(mission.summary))
         try:
             tab = get_tableau(n)
         except NochmalError as err:
-            st.error(f"The tableau for {n} players cannot be used: {err}")
+            st.error(f"The tableau for {n} players cannot be used: {md(err)}")
         else:
-            st.markdown(f"**Mission tableau for {n} player{'s' * (n > 1)}** (`{tab.id}`, "
+            st.markdown(f"**Mission tableau for {n} player{'s' * (n > 1)}** ({code(tab.id)}, "
                         f"provenance: {tab.provenance_summary()})")
             st.table([{"value": VALUE_TEXT[k], "number": tab.value(k), "provenance": getattr(tab, k).provenance,
                        "meaning": PROVENANCE_TEXT[getattr(tab, k).provenance]} for k in TABLEAU_KEYS])
@@ -226,9 +245,10 @@ with tab_new:
     st.button("Create game", key="new-create", type="primary", icon="▶️", on_click=_create)
 
 with tab_open:
-    st.markdown("Open a game with its **id** and a **code**. The host code opens it with all seats; a join "
-                "code lets this device claim one seat and enter that seat's crosses. Without a code a game "
-                "can be neither read nor changed.")
+    st.markdown("Open a game with its **id** and a **code**. The host code opens it with all seats; the "
+                "short join code (or, simpler, the host's **join link** opened on this device) lets this device "
+                "claim one seat and enter that seat's crosses. Without a code a game can be neither read nor "
+                "changed; after 10 wrong codes in a minute this device must wait a minute.")
     with st.form("open-form"):
         st.text_input("Game id", key="open-id")
         st.text_input("Host code or join code", key="open-code", type="password")
@@ -241,7 +261,7 @@ with tab_mine:
                    "tab is open: note the id and host code to resume later.)")
     for g in mine:
         cols = st.columns([4, 1])
-        cols[0].markdown(f"**{g['title']}** · id `{g['id']}` · host code `{g['code']}`")
+        cols[0].markdown(f"**{md(g['title'])}** · id {code(g['id'])} · host code {code(g['code'])}")
         cols[1].button("Open", key=f"mine-open-{g['id']}", on_click=_open_mine, args=(g["id"], g["code"]))
 
 with tab_delete:
