@@ -4,27 +4,58 @@ back the last effective decision and is itself an event."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from . import RULES_VERSION
 from .dice import Roll
 from .errors import IllegalMoveError, InvalidInputError, NochmalError
 from .game import Game, State, action_to_json, parse_action
 from .moves import Cross, Pass
+from .sheet import control_character
 
 Face = Annotated[str, Field(max_length=8)]
 CellName = Annotated[str, Field(pattern=r"^[A-Oa-o][1-7]$")]
+_AT_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
+                         r"(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})")
+
+
+def _check_at(value: str) -> str:
+    """When an event was entered: ISO 8601 with a time zone, as :func:`now` writes it (empty:
+    not recorded)."""
+    if value:
+        try:
+            ok = _AT_PATTERN.fullmatch(value) is not None and datetime.fromisoformat(value).tzinfo is not None
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError("must be a timestamp in ISO 8601 with a time zone, e.g. 2026-05-01T19:30:00+00:00")
+    return value
+
+
+def _check_by(value: str) -> str:
+    """Who entered an event: a short plain name, by the rule of names in data files
+    (:func:`nochmal.sheet.control_character`). Markup characters are allowed: pages escape them."""
+    found = control_character(value)
+    if found is not None:
+        i, ch = found
+        raise ValueError(f"character {i} is the control character U+{ord(ch):04X}: a name is plain text on one line")
+    return value
+
+
+Timestamp = Annotated[str, Field(max_length=40), AfterValidator(_check_at)]
+PlainName = Annotated[str, Field(max_length=64), AfterValidator(_check_by)]
 
 
 class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     seq: Annotated[int, Field(ge=0)]
     rules_version: int = RULES_VERSION
-    at: str = ""
-    by: Annotated[str, Field(max_length=64)] = ""  # who entered it (seat name, device, bot)
+    at: Timestamp = ""  # when it was entered (events.now())
+    by: PlainName = ""  # who entered it (seat name, device, bot)
 
 
 class RollEvent(_Event):
@@ -81,8 +112,12 @@ def parse_event(data: object, index: int | None = None) -> _Event:
     except ValidationError as err:
         where = f"event {index}" if index is not None else "event"
         first = err.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise InvalidInputError(f"{where}: field {loc or '(event)'}: {first['msg']}") from None
+        path = first["loc"]
+        if len(path) > 1 and isinstance(data, dict) and path[0] == data.get("type"):
+            path = path[1:]  # the union's tag: "field by", not "field pass.by"
+        loc = ".".join(str(p) for p in path)
+        msg = first["msg"].removeprefix("Value error, ")
+        raise InvalidInputError(f"{where}: field {loc or '(event)'}: {msg}") from None
 
 
 def action_of(ev: _Event):
@@ -93,9 +128,12 @@ def action_of(ev: _Event):
     return parse_action({**data, "cells": list(ev.cells)} if isinstance(ev, CrossEvent) else data)
 
 
-def event_for(action, seq: int, seat: int | None = None, *, by: str = "", source: str = "entered") -> _Event:
+def event_for(action, seq: int, seat: int | None = None, *, by: str = "", source: str = "entered",
+              rules_version: int = RULES_VERSION) -> _Event:
+    """The event that records ``action`` (of ``seat``) as event ``seq`` of a game played under
+    ``rules_version`` (an old game goes on under the version it was saved with)."""
     data = action_to_json(action)
-    data.update(seq=seq, at=now(), by=by)
+    data.update(seq=seq, at=now(), by=by, rules_version=rules_version)
     if isinstance(action, (Cross, Pass)):
         data["seat"] = seat
     if isinstance(action, Roll):
@@ -141,9 +179,10 @@ class Fold:
         i = len(self.events) if index is None else index
         if ev.seq != len(self.events):
             raise InvalidInputError(f"event {i}: seq is {ev.seq}, expected {len(self.events)}")
-        if ev.rules_version != RULES_VERSION:
+        if ev.rules_version != self.game.rules_version:
             raise InvalidInputError(
-                f"event {i}: recorded under rules version {ev.rules_version}, this program implements {RULES_VERSION}")
+                f"event {i}: field rules_version is {ev.rules_version}, but the game is played under rules version "
+                f"{self.game.rules_version}")
         if isinstance(ev, UndoEvent):
             if not self.effective or self.effective[-1][0] != ev.undoes:
                 last = self.effective[-1][0] if self.effective else None

@@ -233,7 +233,23 @@ def check_results(df: pd.DataFrame) -> pd.DataFrame:
     out["won"] = won.astype(bool)
     out["policy"] = out["policy"].astype(str)
     out["reason"] = out["reason"].astype(str)
+    # Text a file brings ends up in chart labels, which plotly reads as a little HTML: only the
+    # plain text the sweep writes is accepted.
+    for col, pattern, what in (("policy", POLICY_TEXT, "a policy name (letters, digits, - and _)"),
+                               ("reason", REASON_TEXT, "a reason as nochmal writes it (no < > & or control characters)"),
+                               ("sheets", SHEETS_TEXT, "sheet ids separated by commas")):
+        if col not in out.columns:
+            continue
+        bad = ~out[col].astype(str).str.fullmatch(pattern)
+        if bad.any():
+            i = int(bad.to_numpy().nonzero()[0][0])
+            raise ValueError(f"column {col}, row {i + 1}: {str(out[col].iloc[i])[:60]!r} is not {what}")
     return out
+
+
+POLICY_TEXT = r"[A-Za-z][A-Za-z0-9_-]{0,39}"
+REASON_TEXT = r"[^<>&\x00-\x1f\x7f-\x9f]{0,160}"
+SHEETS_TEXT = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}(,[A-Za-z0-9][A-Za-z0-9_.-]{0,63}){0,5}"
 
 
 def _plain(value):

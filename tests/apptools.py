@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
 from nochmal.store import GameStore
+from nochmal.ui.safe import WORD_JOINER
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 TABLE = "nochmal/ui/pages/table.py"
@@ -36,6 +38,21 @@ def app(query: dict | None = None, timeout: float = 60) -> AppTest:
 
 def no_exception(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
+
+
+def shown(source: str) -> str:
+    """The text a Markdown string shows (escapes undone, the invisible word joiners that
+    ``nochmal.ui.safe.md`` puts in dropped), as markdown-it-py renders it."""
+    parts: list[str] = []
+
+    def visit(tokens) -> None:
+        for t in tokens:
+            if t.type in ("text", "code_inline"):
+                parts.append(t.content)
+            visit(t.children or [])
+
+    visit(MarkdownIt("commonmark").parse(source))
+    return "".join(parts).replace(WORD_JOINER, "")
 
 
 def keys(at: AppTest) -> set[str]:

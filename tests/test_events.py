@@ -31,7 +31,7 @@ from nochmal.events import (
 )
 from nochmal.game import CHANCE, TEAM
 from nochmal.moves import PASS, Cross
-from nochmal.session import GameSession, import_game
+from nochmal.session import CODE_FIELDS, GameSession, import_game
 from nochmal.store import GameStore
 
 ALL_KINDS = {"roll", "cross", "pass", "strike_jokers", "remove_die", "undo"}
@@ -266,7 +266,7 @@ def test_undo_of_anything_but_the_last_effective_event_is_rejected(rich):
 
 # --------------------------------------------------------------------------- export / import
 def _same_meta(a: dict, b: dict) -> None:
-    strip = lambda m: {k: v for k, v in m.items() if k not in ("join_code", "host_code")}  # noqa: E731
+    strip = lambda m: {k: v for k, v in m.items() if k not in CODE_FIELDS}  # noqa: E731
     assert strip(a) == strip(b)
 
 
@@ -473,3 +473,54 @@ def test_undo_after_the_game_is_over(store):
     ses.record(ses.state.legal_actions()[-1])
     assert ses.state.current_player() == CHANCE
     assert GameSession.load(store, ses.game_id).state.to_json() == ses.state.to_json()
+
+
+# --------------------------------------------------------------------------- who and when (issue 17)
+PASS_EVENT = {"type": "pass", "seq": 0, "seat": 0}
+
+
+@pytest.mark.parametrize("by", ["a\nb", "tab\there", "nul\x00", "bell\x07", "esc\x1b[31m", "c1\x85", "\u2028",
+                                "\u202eevil", "\ud800", "x" * 65])
+def test_event_by_must_be_a_short_plain_name(by):
+    with pytest.raises(InvalidInputError) as e:
+        parse_event({**PASS_EVENT, "by": by}, 3)
+    assert str(e.value).startswith("event 3: field by: "), str(e.value)
+
+
+@pytest.mark.parametrize("by", ["", "host", "bot:greedy", "Zoë", "x" * 64, '<img src=x onerror="window.__xss=1">',
+                                '<meta http-equiv="refresh" content="0;url=http://127.0.0.1:9/">',
+                                "[l](javascript:alert(1))", "![x](http://127.0.0.1:9/leak.png)"])
+def test_event_by_may_hold_markup_characters(by):
+    assert parse_event({**PASS_EVENT, "by": by}, 3).by == by
+
+
+@pytest.mark.parametrize("at", ["yesterday", "2026-05-01", "2026-05-01T19:30:00", "2026-05-01 19:30:00+00:00",
+                                "2026-13-01T19:30:00+00:00", "2026-05-01T19:30:00+00:00 <b>x</b>",
+                                "<img src=x onerror=alert(1)>", "２０２６-05-01T19:30:00+00:00", "1" * 41])
+def test_event_at_must_be_a_timestamp_with_a_time_zone(at):
+    with pytest.raises(InvalidInputError) as e:
+        parse_event({**PASS_EVENT, "at": at}, 3)
+    assert str(e.value).startswith("event 3: field at: "), str(e.value)
+
+
+@pytest.mark.parametrize("at", ["", "2026-05-01T19:30:00+00:00", "2026-05-01T19:30:00Z",
+                                "2026-05-01T19:30:00.123456+02:00"])
+def test_event_at_accepts_timestamps_and_empty(at):
+    assert parse_event({**PASS_EVENT, "at": at}, 3).at == at
+
+
+def test_events_recorded_now_carry_a_valid_timestamp(rich):
+    for ev in rich.events:
+        assert ev.at and parse_event(ev.model_dump(mode="json")).at == ev.at
+
+
+@pytest.mark.parametrize("field,value", [("by", "a\x07b"), ("by", "x" * 65), ("at", "last tuesday"),
+                                         ("at", "<script>alert(1)</script>")])
+def test_import_refuses_bad_who_or_when_naming_event_and_field(rich, store, field, value):
+    data = json.loads(json.dumps(rich.export()))
+    data["events"][4][field] = value
+    before = [(g.game_id, g.n_events) for g in store.list_games()]
+    with pytest.raises(InvalidInputError) as e:
+        import_game(store, data, source="evil.json")
+    assert "evil.json" in str(e.value) and f"event 4: field {field}: " in str(e.value), str(e.value)
+    assert [(g.game_id, g.n_events) for g in store.list_games()] == before

@@ -37,6 +37,10 @@ def test_check_results_accepts_a_sweep_and_makes_won_boolean(rows):
     (lambda d: d.assign(turns=2.5), "column turns"),
     (lambda d: d.assign(won="maybe"), "column won, row 1: 'maybe' is not True or False"),
     (lambda d: d.iloc[0:0], "hold no games"),
+    # text that would reach a chart label, which plotly reads as a little HTML
+    (lambda d: d.assign(reason='<a href="http://127.0.0.1:9/">x</a>'), "column reason, row 1"),
+    (lambda d: d.assign(policy="greedy<br>"), "column policy, row 1: 'greedy<br>' is not a policy name"),
+    (lambda d: d.assign(sheets="coop-I,<b>x</b>"), "column sheets, row 1"),
 ])
 def test_check_results_names_the_problem(rows, change, message):
     with pytest.raises(ValueError) as err:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from html import escape
-
 from ..cells import COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS
 from ..sheet import Sheet
+from .safe import html_text as escape
 
 PALETTE = {  # fill, text
     0: ("#f6cf3c", "#3b2f00"),  # yellow

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from html import escape
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import streamlit as st
 
@@ -23,8 +23,10 @@ from ..errors import IllegalMoveError, InvalidInputError, NochmalError
 from ..events import CrossEvent, PassEvent, describe
 from ..game import TEAM
 from ..moves import PASS, Cross
+from ..session import format_short_code
 from ..store import ConflictError, StoreError
 from . import state
+from .safe import code, html_text, md
 from .sheetview import PALETTE, sheet_html
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
@@ -50,6 +52,12 @@ def colour_label(colour: int) -> str:
 
 
 def seat_label(names: list[str], seat: int) -> str:
+    """A seat as Markdown (its number, then its name escaped): "2. Ada"."""
+    return f"{seat + 1}. {md(names[seat])}"
+
+
+def seat_text(names: list[str], seat: int) -> str:
+    """A seat as plain text, for HTML (which escapes it) and plain-text widgets."""
     return f"{seat + 1}. {names[seat]}"
 
 
@@ -79,13 +87,13 @@ def run_action(do, success: str | None = None) -> None:
         return
     except IllegalMoveError as err:
         reason = re.sub(r"^event \d+ \(\w+\): ", "", err.reason)  # the log position means nothing here
-        state.flash("error", f"Not allowed — {err.rule}: {reason}")
+        state.flash("error", f"Not allowed — {md(err.rule)}: {md(reason)}")
         return
     except InvalidInputError as err:
-        state.flash("error", f"Not accepted — {err}")
+        state.flash("error", f"Not accepted — {md(err)}")
         return
     except (NochmalError, StoreError) as err:
-        state.flash("error", str(err))
+        state.flash("error", md(err))
         return
     st.session_state["selected_cells"] = []
     if msg or success:
@@ -107,6 +115,8 @@ def game_or_stop():
     """The open game, or a hint where to open one (and stop the page)."""
     opened = state.open_game()
     if opened is None:
+        if st.session_state.get("access_note"):
+            st.warning(st.session_state["access_note"])
         st.info("No game is open. Start a new one or open one with its id and code on the **Start** page.")
         st.page_link(str(PAGES_DIR / "start.py"), label="Go to Start", icon="🏁")
         st.stop()
@@ -128,7 +138,8 @@ def turn_track(st_, names: list[str]) -> None:
                  f"opacity:{'.45' if f['status'] == 'past' else '1'};"
                  f"{'outline:3px solid #d62728;outline-offset:1px;transform:scale(1.15);' if cur else ''}")
         title = f"turn {f['turn']}: {names[seat]}{' (now)' if cur else ''}"
-        boxes.append(f'<span title="{escape(title)}" aria-label="{escape(title)}" style="{style}">{seat + 1}</span>')
+        title = html_text(title)
+        boxes.append(f'<span title="{title}" aria-label="{title}" style="{style}">{seat + 1}</span>')
         if "goal" in f:
             chk = f.get("check")
             if chk:
@@ -142,7 +153,7 @@ def turn_track(st_, names: list[str]) -> None:
                          f'font:600 11px/20px sans-serif;vertical-align:middle">{text}</span>')
     legend = " ".join(
         f'<span style="display:inline-block;width:12px;height:12px;border-radius:3px;background:'
-        f'{SEAT_COLOURS[i % len(SEAT_COLOURS)]};vertical-align:middle"></span> {i + 1} {escape(n)}'
+        f'{SEAT_COLOURS[i % len(SEAT_COLOURS)]};vertical-align:middle"></span> {i + 1} {html_text(n)}'
         for i, n in enumerate(names))
     st.html(f'<div class="nm-track" role="list" aria-label="turn track" style="line-height:32px">{"".join(boxes)}</div>'
             f'<div style="font:12px sans-serif;margin-top:2px">{legend}</div>')
@@ -239,7 +250,7 @@ def dice_panel(st_, names: list[str], bots: list, events: list) -> None:
             ev = decided.get(seat)
             what = ("crossed " + ev.colour + " " + "-".join(ev.cells) if isinstance(ev, CrossEvent)
                     else "failed roll / pass" if isinstance(ev, PassEvent) else "decided")
-            lines.append(f"- {label} ({role}) — done: {what}")
+            lines.append(f"- {label} ({role}) — done: {md(what)}")
     st.markdown("\n".join(lines))
     if st_.phase == "passive" and st_.game.sets_aside(st_) and isinstance(st_.active_move, Cross):
         am = st_.active_move
@@ -323,7 +334,7 @@ def cell_grid(sheet, crossed: int, seat: int, *, selected: int, highlight: int, 
             cls = "nm-hdr start" if c == sheet.start_col else "nm-hdr"
             st.html(f'<div class="{cls}">{COLUMNS[c]}</div>')
         for r in range(N_ROWS):
-            st.html(f'<div class="nm-lbl">{escape(labels[r])}</div>')
+            st.html(f'<div class="nm-lbl">{html_text(labels[r])}</div>')
             for c in range(N_COLS):
                 i = r * N_COLS + c
                 bit = 1 << i
@@ -384,7 +395,7 @@ def _cross(seat: int, seen_roll: str) -> None:
         move = tv.build_cross(ses.state, seat, mask, cd, nd, col)
         ses.record(move, seat=seat, by=who(access))
         reset_picks(seat)
-        return f"{ses.seat_names[seat]} crossed {COLOURS[move.colour]} {'-'.join(sorted(names))}."
+        return f"{md(ses.seat_names[seat])} crossed {COLOURS[move.colour]} {'-'.join(sorted(names))}."
 
     run_action(do)
 
@@ -395,8 +406,8 @@ def _fail(seat: int, seen_roll: str) -> None:
         ses.record(PASS, seat=seat, by=who(access))
         reset_picks(seat)
         if ses.game.mode == "coop":
-            return f"{ses.seat_names[seat]} marked a failed roll (C-FAIL)."
-        return f"{ses.seat_names[seat]} passed."
+            return f"{md(ses.seat_names[seat])} marked a failed roll (C-FAIL)."
+        return f"{md(ses.seat_names[seat])} passed."
 
     run_action(do)
 
@@ -414,7 +425,7 @@ def move_controls(st_, seat: int, names: list[str], colourblind: bool) -> None:
         cell_grid(s.sheet, s.crossed, seat, selected=selected, highlight=highlight, colourblind=colourblind)
     with right:
         st.html(sheet_html(s.sheet, s.crossed, selected=selected, highlight=highlight, colourblind=colourblind,
-                           title=f"{seat_label(names, seat)} — {s.sheet.spec.name}", compact=True))
+                           title=f"{seat_text(names, seat)} — {s.sheet.spec.name}", compact=True))
         if highlight:
             st.caption("Dashed: cells where a legal move with these dice can go.")
         elif cd is not None or nd is not None:
@@ -475,7 +486,7 @@ def seat_sheets(st_, names: list[str], bots: list, *, skip: int | None, recent: 
                 tag = " 🤖" if bots[seat] else ""
                 prov = "" if s.sheet.provenance == "verified" else f" ({s.sheet.provenance})"
                 st.html(sheet_html(s.sheet, s.crossed, last=recent[seat], colourblind=colourblind, compact=True,
-                                   title=f"{seat_label(names, seat)}{tag} — {s.sheet.id}{prov}")
+                                   title=f"{seat_text(names, seat)}{tag} — {s.sheet.id}{prov}")
                         + seat_status_html(st_, seat))
 
 
@@ -537,10 +548,10 @@ KIND_TEXT = {"colours": "different colours completed", "rows": "different rows f
 def mission_panel(progress: dict, names: list[str], over: bool = False) -> None:
     """Each requirement: what is done (and by whom), what is missing, for M5 the next column."""
     head = "✅ complete" if progress["complete"] else "not complete" if over else "in progress"
-    st.markdown(f"**Mission {progress['mission']} — {progress['name']}** ({head})")
+    st.markdown(f"**Mission {progress['mission']} — {md(progress['name'])}** ({head})")
     for r in progress["requirements"]:
         ok = "✅" if r["complete"] else "⬜"
-        done = ", ".join(f"{k} ({', '.join(names[s - 1] if s - 1 < len(names) else str(s) for s in v)})"
+        done = ", ".join(f"{k} ({', '.join(md(names[s - 1]) if s - 1 < len(names) else str(s) for s in v)})"
                          for k, v in r["done"].items()) or "nothing yet"
         line = f"{ok} **{r['have']}/{r['needed']}** {KIND_TEXT.get(r['kind'], r['kind'])} — done: {done}"
         if r["kind"] == "sequence":
@@ -555,9 +566,9 @@ def outcome_panel(st_, names: list[str]) -> None:
     with st.container(border=True, key="outcome"):
         if st_.game.mode == "coop":
             if out["won"]:
-                st.success(f"🎉 The team WON — {out['reason']} after {out['turns']} turns.")
+                st.success(f"🎉 The team WON — {md(out['reason'])} after {out['turns']} turns.")
             else:
-                st.error(f"The team lost — {out['reason']}.")
+                st.error(f"The team lost — {md(out['reason'])}.")
             rows = []
             for t, c in sorted(out["checks"].items(), key=lambda kv: int(kv[0])):
                 pen = c.get("penalty") or {}
@@ -571,12 +582,12 @@ def outcome_panel(st_, names: list[str]) -> None:
                        "\"!\" left": out["jokers_left"][i], "column points": out["scores"][i]["columns"],
                        "columns": " ".join(out["scores"][i]["columns_completed"])}
                       for i in range(len(names))])
-            st.caption(f"Team points now: {out['team_points_now']}. Tableau {out['tableau']['id']} "
+            st.caption(f"Team points now: {out['team_points_now']}. Tableau {md(out['tableau']['id'])} "
                        f"({out['tableau']['provenance']}); sheets: {', '.join(out['sheets_provenance'])}.")
             mission_panel(out["mission"], names, over=True)
         else:
-            winners = ", ".join(names[w] for w in out["winners"])
-            st.success(f"🏁 Game over after {out['rolls']} rolls — {out['reason']}. "
+            winners = ", ".join(md(names[w]) for w in out["winners"])
+            st.success(f"🏁 Game over after {out['rolls']} rolls — {md(out['reason'])}. "
                        f"{'Winner' if len(out['winners']) == 1 else 'Winners'}: **{winners}**")
             st.table([{"seat": seat_label(names, s["seat"]), "colours": s["colours"], "columns": s["columns"],
                        "\"!\"": s["jokers"], "stars": s["stars"], "total": s["total"],
@@ -602,7 +613,7 @@ def _undo() -> None:
         _need(ev is not None, "nothing to undo")
         _need(may_undo(access, ev), "this device may undo only its own seat's last entry")
         ses.undo(by=who(access))
-        return f"Undone: {describe(ev, ses.seat_names)}"
+        return f"Undone: {md(describe(ev, ses.seat_names))}"
 
     run_action(do)
 
@@ -612,7 +623,7 @@ def undo_button(ses, access: str, key: str = "undo-btn") -> None:
     if ev is None:
         st.caption("Nothing to undo yet.")
         return
-    text = describe(ev, ses.seat_names)
+    text = md(describe(ev, ses.seat_names))
     st.button(f"Undo: {text}", key=key, icon="↩️", on_click=_undo, disabled=not may_undo(access, ev),
               help="Takes back the last decision still in force (the undo itself is kept in the history)")
 
@@ -633,24 +644,26 @@ def live_refresh(game_id: str, seen: int) -> None:
 
 
 # --------------------------------------------------------------------------- seats / join
-def _claim(seat_key: str) -> None:
+def _claim(seat_key: str, seen: dict) -> None:
     seat = st.session_state.get(seat_key)
 
     def do(ses, access):
-        _need(access in ("seat", "host"), "a join code is needed to claim a seat")
+        _need(access in ("seat", "host"), "a join link or join code is needed to claim a seat")
         _need(seat is not None, "choose a seat first")
-        code = ses.claim_seat(int(seat), st.session_state["device"])
-        state.set_game(ses.game_id, code, int(seat))
+        # compare-and-set against the claims this device was shown: a seat claimed meanwhile
+        # by another device gives "just claimed by another device — try again"
+        seat_code = ses.claim_seat(int(seat), st.session_state["device"], seen=seen.get(str(seat)))
+        state.set_game(ses.game_id, seat_code, int(seat))
         st.session_state["my_seat"] = int(seat)
         state.goto("table")
-        return f"This device now plays seat {int(seat) + 1}: {ses.seat_names[int(seat)]}."
+        return f"This device now plays seat {int(seat) + 1}: {md(ses.seat_names[int(seat)])}."
 
     run_action(do)
 
 
 def seat_claim(ses, key: str = "claim-seat") -> None:
-    """A device that joined with the join code picks the seat it plays."""
-    claims = ses.meta.get("claims", {})
+    """A device that joined (join link or short code) picks the seat it plays."""
+    claims = dict(ses.meta.get("claims") or {})
     bots = ses.meta.get("bots") or [None] * ses.game.n_seats
     options = [i for i in range(ses.game.n_seats) if not bots[i]]
     if not options:
@@ -662,7 +675,29 @@ def seat_claim(ses, key: str = "claim-seat") -> None:
         return f"{seat_label(ses.seat_names, i)}{taken}"
 
     st.radio("Which seat do you play on this device?", options, format_func=fmt, key=key, index=None)
-    st.button("Claim this seat", key=f"{key}-btn", type="primary", on_click=_claim, args=(key,))
+    st.button("Claim this seat", key=f"{key}-btn", type="primary", on_click=_claim, args=(key, claims))
+
+
+def join_link(ses) -> str:
+    """The join link as this browser reaches the app (just the path where it cannot tell)."""
+    path = ses.join_url_path()
+    url = urlsplit(str(getattr(st.context, "url", None) or ""))
+    return f"{url.scheme}://{url.netloc}{path}" if url.scheme in ("http", "https") and url.netloc else path
+
+
+def join_info(ses, key: str) -> None:
+    """For the host: the join link (to open on another device, where it is ready to claim a
+    seat) and the short join code (to type instead, on Start → Resume or join)."""
+    ses.ensure_codes()  # a game saved before join links: gets a link and an 8-letter code once
+    link = join_link(ses)
+    st.caption("**Join link** for another device (opens the game there, ready to claim a seat):")
+    with st.container(key=f"{key}-link"):
+        st.code(link, language=None, wrap_lines=True)
+    if (urlsplit(link).hostname or "") in ("localhost", "127.0.0.1", "::1"):
+        st.caption("This browser reaches the app as *localhost*: on a phone, put this computer's network "
+                   "address in its place.")
+    st.caption(f"Or type on **Start → Resume or join**: game id {code(ses.game_id)}, short join code "
+               f"{code(format_short_code(ses.meta.get('join_code')))}")
 
 
 def export_json(ses) -> str:
@@ -699,17 +734,13 @@ def team_plan_rows(plan: dict, names: list[str], bots: list | None = None) -> li
     return rows
 
 
-def _md_cell(value) -> str:
-    return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
 def team_plan_markdown(rows: list[dict]) -> str:
     """The plan's rows as a Markdown table (not ``st.table``: the pages' tables keep their order)."""
     if not rows:
         return ""
     head = list(rows[0])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(_md_cell(r[h]) for h in head) + " |" for r in rows]
+    lines += ["| " + " | ".join(md(r[h]) for h in head) + " |" for r in rows]
     return "\n".join(lines)
 
 
@@ -800,7 +831,7 @@ def advisor_panel(ses, st_, seats: list[int], names: list[str]) -> None:
     try:
         by_seat = advice_for(ses, st_, seats)
     except NochmalError as err:
-        st.error(f"The advisor could not look at this position: {err}")
+        st.error(f"The advisor could not look at this position: {md(err)}")
         return
     with st.container(border=True, key="advisor"):
         for seat in seats:

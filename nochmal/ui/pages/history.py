@@ -1,37 +1,44 @@
 """History: every event of the open game, undo, export and import."""
 
-import json
-
 import streamlit as st
 
 from nochmal import tableview as tv
 from nochmal.errors import NochmalError
 from nochmal.events import describe
-from nochmal.session import import_game
+from nochmal.session import MAX_EXPORT_BYTES, import_game, parse_export_bytes
 from nochmal.store import StoreError
-from nochmal.ui import state, widgets
+from nochmal.ui import owner, state, widgets
+from nochmal.ui.safe import code, md
 
 ss = st.session_state
 
 
 def _import() -> None:
+    refused = owner.refusal("Importing a game")
+    if refused:
+        state.flash("error", refused)
+        return
     f = ss.get("import-file")
     if f is None:
         state.flash("error", "Choose an exported game file (.json) first.")
         return
+    if f.size > MAX_EXPORT_BYTES:
+        state.flash("error", f"{md(repr(f.name))}: {f.size:,} bytes, a game export may have at most "
+                             f"{MAX_EXPORT_BYTES:,} bytes ({MAX_EXPORT_BYTES // 1024} KiB). Nothing was stored.")
+        return
     try:
-        data = json.loads(f.getvalue().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        state.flash("error", f"{f.name}: not valid JSON ({err}). Nothing was stored.")
+        data = parse_export_bytes(f.getvalue(), repr(f.name))
+    except NochmalError as err:
+        state.flash("error", f"{md(err)}. Nothing was stored.")
         return
     try:
         ses = import_game(state.store(), data, source=f.name)
     except (NochmalError, StoreError) as err:
-        state.flash("error", f"Import refused, nothing was stored: {err}")
+        state.flash("error", f"Import refused, nothing was stored: {md(err)}")
         return
     state.open_as_host(ses)
-    state.flash("success", f"Imported {ses.title} as a new game — id `{ses.game_id}`, host code "
-                           f"`{ses.meta['host_code']}`, {ses.n_events} events.")
+    state.flash("success", f"Imported {md(ses.title)} as a new game — id {code(ses.game_id)}, host code "
+                           f"{code(ses.meta['host_code'])}, {ses.n_events} events.")
 
 
 widgets.follow_goto()
@@ -45,31 +52,32 @@ else:
     ses, access = opened
     events = ses.events
     in_force = {ev.seq for ev in tv.effective_events(events)}
-    st.subheader(ses.title)
-    st.caption(f"id `{ses.game_id}` · {len(events)} events · {len(in_force)} decisions in force")
+    st.subheader(md(ses.title))
+    st.caption(f"id {code(ses.game_id)} · {len(events)} events · {len(in_force)} decisions in force")
     widgets.undo_button(ses, access, key="hist-undo")
     if not events:
         st.caption("No events yet.")
     lines = []
-    for ev in events:
-        text = f"`#{ev.seq}` {describe(ev, ses.seat_names)}"
+    for ev in events:  # Markdown: every text that came from a user or a file goes through md()
+        text = f"`#{ev.seq}` {md(describe(ev, ses.seat_names))}"
         meta = " · ".join(x for x in (ev.by, ev.at.replace("T", " ").replace("+00:00", " UTC")) if x)
         if ev.type != "undo" and ev.seq not in in_force:
             text = f"~~{text}~~ (undone)"
-        lines.append(text + (f" — <small>{meta}</small>" if meta else ""))
+        lines.append(text + (f" — :small[{md(meta)}]" if meta else ""))
     if lines:
         with st.container(height=min(600, 40 + 28 * len(lines)), key="event-list"):
-            st.markdown("  \n".join(lines), unsafe_allow_html=True)
+            st.markdown("  \n".join(lines))
     if access == "host":
         st.download_button("Export this game (JSON)", data=widgets.export_json(ses),
                            file_name=f"nochmal-{ses.game_id}.json", mime="application/json", key="export-btn",
                            icon="⬇️", on_click="ignore")
     else:
-        st.caption("Export is for the host device (the file carries the game's codes).")
+        st.caption("Export is for the host device (the file holds the whole game; it carries no codes).")
     widgets.live_refresh(ses.game_id, ses.n_events)
 
 st.markdown("##### Import a game")
 st.caption("An exported file becomes a new game with new codes. Every event is checked and replayed first; "
            "a damaged or tampered file is refused and nothing is stored.")
-st.file_uploader("Exported game (.json)", type=["json"], key="import-file")
-st.button("Import", key="import-btn", on_click=_import)
+may_import = owner.owner_gate("importing a game")
+st.file_uploader("Exported game (.json)", type=["json"], key="import-file", disabled=not may_import)
+st.button("Import", key="import-btn", on_click=_import, disabled=not may_import)

@@ -9,6 +9,7 @@ from nochmal.game import CHANCE, TEAM
 from nochmal.plan import team_plan
 from nochmal.store import ConflictError, StoreError
 from nochmal.ui import state, widgets
+from nochmal.ui.safe import md
 
 ss = st.session_state
 
@@ -33,12 +34,12 @@ device_seat = state.my_seat()
 colourblind = bool(ss.get("colourblind"))
 mode = ses.game.mode
 
-st.subheader(ses.title)
-facts = [{"coop": "co-op", "base": "base game", "solo": "solo"}[mode], kind]
+st.subheader(md(ses.title))
+facts = [{"coop": "co-op", "base": "base game", "solo": "solo"}[mode], md(kind)]
 if mode == "coop":
-    facts.append(f"mission {ses.game.mission.id} — {ses.game.mission.name}")
+    facts.append(f"mission {ses.game.mission.id} — {md(ses.game.mission.name)}")
 facts.append("this device: " + ("host, enters for every seat" if access == "host" else
-                                f"seat {device_seat + 1} ({names[device_seat]})" if device_seat is not None
+                                f"seat {device_seat + 1} ({md(names[device_seat])})" if device_seat is not None
                                 else "joined, no seat yet"))
 st.caption(" · ".join(facts))
 if access == "seat" and device_seat is None:
@@ -56,7 +57,7 @@ if kind == "digital" and any(bots) and not ses.state.is_terminal():
                 ses.refresh()
                 st.warning(widgets.CONFLICT_TEXT)
             except (NochmalError, StoreError) as err:
-                st.error(f"A bot could not move: {err}")
+                st.error(f"A bot could not move: {md(err)}")
     elif not auto:
         st.button("Let bots play", key="bots-btn", icon="🤖", on_click=_let_bots_play,
                   disabled=tv.bot_to_move(ses.state, bots, kind) is None)
