@@ -2,6 +2,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# make run SERVE_ARGS="--host 0.0.0.0": other devices on the network may join
+SERVE_ARGS ?=
 
 .PHONY: run test bench clean
 
@@ -16,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/streamlit run app.py
+	$(VENV)/bin/nochmal serve $(SERVE_ARGS)
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)

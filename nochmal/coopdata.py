@@ -12,10 +12,19 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import DataFileError, InvalidInputError
-from .sheet import REPO_ROOT, _format_validation, user_boards_dir
+from .sheet import (
+    MAX_TEXT_LENGTH,
+    REPO_ROOT,
+    PlainText,
+    StrictInt,
+    _format_validation,
+    read_data_file,
+    toml_line,
+    user_boards_dir,
+)
 
 MISSIONS_DIR = REPO_ROOT / "missions"
 ValueProvenance = Literal["rulebook", "derived", "user"]
@@ -25,7 +34,7 @@ CHECK_TURNS = (10, 19, 27)
 
 class TableauValue(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    value: Annotated[int, Field(ge=0, le=200)]
+    value: Annotated[StrictInt, Field(ge=0, le=200)]
     provenance: ValueProvenance
 
 
@@ -38,9 +47,9 @@ class TableauSpec(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
-    name: Annotated[str, Field(min_length=1, max_length=80)]
-    players: Annotated[int, Field(ge=1, le=6)]
-    track: tuple[Annotated[int, Field(ge=1, le=6)], ...] = ()
+    name: Annotated[PlainText, Field(min_length=1, max_length=80)]
+    players: Annotated[StrictInt, Field(ge=1, le=6)]
+    track: tuple[Annotated[StrictInt, Field(ge=1, le=6)], ...] = ()
     goal_10: TableauValue
     penalty_10_jokers: TableauValue
     goal_19: TableauValue
@@ -91,7 +100,7 @@ class Requirement(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     kind: RequirementKind
     count: Literal["m1_colours", "m2_rows", "m3_colours", "m4_rows", "m5_colours"] | None = None
-    number: Annotated[int, Field(ge=0, le=7)] | None = None
+    number: Annotated[StrictInt, Field(ge=0, le=7)] | None = None
     columns: Annotated[str, Field(pattern=r"^[A-O]{1,15}$")] | None = None
 
     @model_validator(mode="after")
@@ -106,9 +115,9 @@ class Requirement(BaseModel):
 
 class MissionSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    id: Annotated[int, Field(ge=1, le=99)]
-    name: str
-    summary: str
+    id: Annotated[StrictInt, Field(ge=1, le=99)]
+    name: Annotated[PlainText, Field(min_length=1, max_length=80)]
+    summary: Annotated[PlainText, Field(max_length=MAX_TEXT_LENGTH)]
     requirements: Annotated[tuple[Requirement, ...], Field(min_length=1)]
 
 
@@ -116,14 +125,19 @@ class MissionFile(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     mission: tuple[MissionSpec, ...]
 
+    @field_validator("mission")
+    @classmethod
+    def _unique_ids(cls, missions: tuple[MissionSpec, ...]) -> tuple[MissionSpec, ...]:
+        seen: set[int] = set()
+        for m in missions:
+            if m.id in seen:
+                raise ValueError(f"mission id {m.id} appears more than once: every mission needs its own id")
+            seen.add(m.id)
+        return missions
+
 
 def _read_toml(path: Path) -> dict:
-    try:
-        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise DataFileError(path, [f"cannot read: {err.strerror or err}"]) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise DataFileError(path, [f"not valid TOML: {err}"]) from None
+    return read_data_file(path)
 
 
 def tableau_from_data(data: dict, path: object = "<data>") -> TableauSpec:
@@ -157,13 +171,18 @@ def get_tableau(players: int) -> TableauSpec:
 
 
 def tableau_to_toml(spec: TableauSpec) -> str:
-    lines = [f'id = "{spec.id}"', f'name = "{spec.name}"', f"players = {spec.players}"]
+    """The file text of a tableau (every value written by tomli-w, see
+    :func:`~nochmal.sheet.toml_value`); it always reads back as ``spec``."""
+    lines = [toml_line("id", spec.id), toml_line("name", spec.name), toml_line("players", spec.players)]
     if spec.track:
-        lines.append("track = [" + ", ".join(map(str, spec.track)) + "]")
+        lines.append(toml_line("track", spec.track))
     for k in TABLEAU_KEYS:
         v = getattr(spec, k)
-        lines.append(f'{k} = {{ value = {v.value}, provenance = "{v.provenance}" }}')
-    return "\n".join(lines) + "\n"
+        lines.append(toml_line(k, {"value": v.value, "provenance": v.provenance}))
+    text = "\n".join(lines) + "\n"
+    if TableauSpec.model_validate(tomllib.loads(text)) != spec:  # pragma: no cover - guards the layout above
+        raise DataFileError(f"<tableau {spec.id}>", ["the file text would not read back as the tableau"])
+    return text
 
 
 def load_missions(path: str | os.PathLike | None = None) -> dict[int, MissionSpec]:

@@ -11,13 +11,24 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+import tomli_w
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from .cells import (
     COLOUR_LETTERS,
@@ -45,15 +56,51 @@ STANDARD_LATER = (3, 2, 2, 2, 1, 1, 1, 0, 1, 1, 1, 2, 2, 2, 3)
 DEFAULT_ROW_LABELS = tuple(str(r + 1) for r in range(N_ROWS))
 COOP_ROW_LABELS = tuple("PQRSTUV")
 
+#: A sheet or tableau file is refused above this size (the shipped ones are 1-2 KiB); also the
+#: cap of a sheet or tableau file uploaded in the app.
+MAX_DATA_FILE_BYTES = 64 * 1024
+#: Names, sources and summaries in data files: at most this many characters.
+MAX_TEXT_LENGTH = 500
+
+#: Bidirectional-text controls: invisible, and they reorder what a reader sees.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: The same rule for editors (JSON Schema); the validator below is what the app enforces.
+PLAIN_TEXT_PATTERN = r"^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]*$"
+
+
+def control_character(text: str) -> tuple[int, str] | None:
+    """The first (1-based position, character) of ``text`` that has no place in a name or a
+    source: control characters (C0, DEL, C1: tab and newline too), line and paragraph separators,
+    lone surrogates and bidirectional-text controls. None if there is none."""
+    for i, ch in enumerate(text, 1):
+        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI_CONTROLS:
+            return i, ch
+    return None
+
+
+def _plain_text(value: str) -> str:
+    found = control_character(value)
+    if found is not None:
+        i, ch = found
+        raise ValueError(f"character {i} is the control character U+{ord(ch):04X}: "
+                         f"names and sources are plain text on one line")
+    return value
+
+
+#: One line of plain text (names, sources, labels): control characters are refused.
+PlainText = Annotated[str, AfterValidator(_plain_text), Field(json_schema_extra={"pattern": PLAIN_TEXT_PATTERN})]
+#: Whole numbers in data files are whole numbers: no "5", 5.0 or true turned into 5.
+StrictInt = Annotated[int, Strict()]
+
 GridRow = Annotated[str, Field(pattern=r"^[ygbroYGBRO]{15}$")]
-Points = Annotated[int, Field(ge=0, le=20)]
+Points = Annotated[StrictInt, Field(ge=0, le=20)]
 
 
 class NumberField(BaseModel):
     """A round number field in the middle of the 2x2 square whose top-left cell is ``cell``."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    number: Annotated[int, Field(ge=1, le=9)]
+    number: Annotated[StrictInt, Field(ge=1, le=9)]
     cell: Annotated[str, Field(pattern=r"^[A-N][1-6]$")]
 
     def square(self) -> int:
@@ -65,7 +112,7 @@ class CoopExtras(BaseModel):
     """What the co-op backs of the sheets add (C-BOARDS)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    failed_roll_boxes: Annotated[int, Field(ge=1, le=5)] = 3
+    failed_roll_boxes: Annotated[StrictInt, Field(ge=1, le=5)] = 3
     number_fields: tuple[NumberField, ...] = ()
 
     @model_validator(mode="after")
@@ -87,21 +134,21 @@ class SheetSpec(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
-    name: Annotated[str, Field(min_length=1, max_length=80)]
+    name: Annotated[PlainText, Field(min_length=1, max_length=80)]
     provenance: Provenance
-    source: str = ""
+    source: Annotated[PlainText, Field(max_length=MAX_TEXT_LENGTH)] = ""
     grid: Annotated[tuple[GridRow, ...], Field(min_length=N_ROWS, max_length=N_ROWS)]
     start_column: Annotated[str, Field(pattern=r"^[A-O]$")] = "H"
-    jokers: Annotated[int, Field(ge=0, le=20)] = 8
+    jokers: Annotated[StrictInt, Field(ge=0, le=20)] = 8
     first_points: Annotated[tuple[Points, ...], Field(min_length=N_COLS, max_length=N_COLS)] = STANDARD_FIRST
     later_points: Annotated[tuple[Points, ...], Field(min_length=N_COLS, max_length=N_COLS)] = STANDARD_LATER
-    row_labels: Annotated[tuple[Annotated[str, Field(min_length=1, max_length=3)], ...], Field(min_length=N_ROWS, max_length=N_ROWS)] = DEFAULT_ROW_LABELS
+    row_labels: Annotated[tuple[Annotated[PlainText, Field(min_length=1, max_length=3)], ...], Field(min_length=N_ROWS, max_length=N_ROWS)] = DEFAULT_ROW_LABELS
     coop: CoopExtras | None = None
 
     @field_validator("grid", mode="before")
     @classmethod
     def _strip(cls, v):
-        return tuple(r.strip() for r in v) if isinstance(v, (list, tuple)) else v
+        return tuple(r.strip() if isinstance(r, str) else r for r in v) if isinstance(v, (list, tuple)) else v
 
 
 # --------------------------------------------------------------------------- invariants
@@ -278,12 +325,66 @@ class Sheet:
 
 
 # --------------------------------------------------------------------------- loading
+MAX_PROBLEMS = 20  # a file with more problems names the first 20 and counts the rest
+
+
+def _shown_input(value: object) -> str:
+    """A short, escaped rendering of a wrong scalar input (control characters escaped)."""
+    if isinstance(value, (str, int, float, bool)):
+        text = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else "a huge number"
+        return f" (got {text[:40]}{'...' if len(text) > 40 else ''})"
+    return f" (got a {type(value).__name__})" if isinstance(value, (list, dict, tuple)) else ""
+
+
 def _format_validation(err: ValidationError) -> list[str]:
     out = []
-    for e in err.errors():
+    errors = err.errors(include_url=False)
+    for e in errors[:MAX_PROBLEMS]:
         loc = ".".join(str(p) for p in e["loc"]) or "(file)"
-        out.append(f"field {loc}: {e['msg']}")
+        got = _shown_input(e.get("input")) if e["type"] not in ("value_error", "missing", "assertion_error") else ""
+        out.append(f"field {loc}: {e['msg']}{got}")
+    if len(errors) > MAX_PROBLEMS:
+        out.append(f"... and {len(errors) - MAX_PROBLEMS} more problems")
     return out
+
+
+def parse_data_file(raw: bytes, where: object) -> dict:
+    """The TOML document in ``raw`` (a sheet, tableau or mission file), or a
+    :class:`DataFileError` naming ``where``: too large, not UTF-8, not TOML, numbers too long
+    to read, nesting too deep."""
+    if len(raw) > MAX_DATA_FILE_BYTES:
+        raise DataFileError(where, [f"the file has {len(raw):,} bytes, a data file may have at most "
+                                    f"{MAX_DATA_FILE_BYTES:,} ({MAX_DATA_FILE_BYTES // 1024} KiB)"])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise DataFileError(where, [f"not UTF-8 text: byte {err.start + 1} (line {line}) "
+                                    f"is 0x{raw[err.start]:02x}"]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise DataFileError(where, [f"not valid TOML: {err}"]) from None
+    except RecursionError:
+        raise DataFileError(where, ["not usable TOML: arrays or tables nested too deeply"]) from None
+    except ValueError as err:  # an integer of more than 4300 digits (sys.get_int_max_str_digits)
+        why = "a number has too many digits to read" if "digits" in str(err) else str(err)[:120]
+        raise DataFileError(where, [f"not usable TOML: {why}"]) from None
+    return data
+
+
+def read_data_file(path: str | os.PathLike) -> dict:
+    """:func:`parse_data_file` of the file at ``path`` (errors name the path)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_DATA_FILE_BYTES + 1)
+    except OSError as err:
+        raise DataFileError(path, [f"cannot read: {err.strerror or err}"]) from None
+    if len(raw) > MAX_DATA_FILE_BYTES:
+        raise DataFileError(path, [f"the file has more than {MAX_DATA_FILE_BYTES:,} bytes "
+                                   f"({MAX_DATA_FILE_BYTES // 1024} KiB), the most a data file may have"])
+    return parse_data_file(raw, path)
 
 
 def spec_from_data(data: dict, *, path: object = "<data>", strict_invariants: bool | None = None) -> tuple[SheetSpec, list[Violation]]:
@@ -303,13 +404,7 @@ def spec_from_data(data: dict, *, path: object = "<data>", strict_invariants: bo
 
 def load_sheet_file(path: str | os.PathLike) -> Sheet:
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise DataFileError(path, [f"cannot read: {err.strerror or err}"]) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise DataFileError(path, [f"not valid TOML: {err}"]) from None
-    spec, _ = spec_from_data(data, path=path)
+    spec, _ = spec_from_data(read_data_file(path), path=path)
     return Sheet(spec, path)
 
 
@@ -356,34 +451,56 @@ def sheet_ids() -> list[str]:
     return sorted(sheet_paths())
 
 
-def _toml_str(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def toml_value(value: str | int | Iterable | dict) -> str:
+    """One value in TOML as ``tomli-w`` (a maintained TOML writer) writes it: every string and
+    number is encoded by tomli-w, which escapes quotes, backslashes and control characters.
+    Lists and inline tables of such values stay on one line, as in ``boards/*.toml``."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(tomli_w.dumps({k: v}).rstrip("\n") if not isinstance(v, (dict, list, tuple))
+                                else f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise TypeError(f"toml_value: {type(value).__name__} is not written in data files")
+    line = tomli_w.dumps({"v": value})
+    return line[len("v = "):-1]
+
+
+def toml_line(key: str, value: str | int | Iterable | dict) -> str:
+    """``key = value`` (see :func:`toml_value`); ``key`` is a bare key of a data model."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", key):
+        raise ValueError(f"toml_line: {key!r} is not a bare key")
+    return f"{key} = {toml_value(value)}"
 
 
 def sheet_to_toml(spec: SheetSpec) -> str:
-    """The file text of a sheet, in the layout of ``boards/*.toml`` (one grid row a line)."""
+    """The file text of a sheet, in the layout of ``boards/*.toml`` (one grid row a line). The
+    text is read back and compared before it is returned: it always loads as ``spec``."""
     lines = [
-        f"id = {_toml_str(spec.id)}",
-        f"name = {_toml_str(spec.name)}",
-        f"provenance = {_toml_str(spec.provenance)}",
-        f"source = {_toml_str(spec.source)}",
-        f"start_column = {_toml_str(spec.start_column)}",
-        f"jokers = {spec.jokers}",
-        "first_points = [" + ", ".join(map(str, spec.first_points)) + "]",
-        "later_points = [" + ", ".join(map(str, spec.later_points)) + "]",
-        "row_labels = [" + ", ".join(_toml_str(r) for r in spec.row_labels) + "]",
+        toml_line("id", spec.id),
+        toml_line("name", spec.name),
+        toml_line("provenance", spec.provenance),
+        toml_line("source", spec.source),
+        toml_line("start_column", spec.start_column),
+        toml_line("jokers", spec.jokers),
+        toml_line("first_points", spec.first_points),
+        toml_line("later_points", spec.later_points),
+        toml_line("row_labels", spec.row_labels),
         "# 7 rows top to bottom, columns A..O; y g b r o = yellow green blue red orange; UPPERCASE = star",
         "grid = [",
-        *(f"  {_toml_str(r)}," for r in spec.grid),
+        *(f"  {toml_value(r)}," for r in spec.grid),
         "]",
     ]
     if spec.coop is not None:
-        lines += ["", "[coop]", f"failed_roll_boxes = {spec.coop.failed_roll_boxes}",
+        lines += ["", "[coop]", toml_line("failed_roll_boxes", spec.coop.failed_roll_boxes),
                   "# each number field sits in the middle of the 2x2 square whose top-left cell is `cell`",
                   "number_fields = ["]
-        lines += [f"  {{ number = {f.number}, cell = {_toml_str(f.cell)} }}," for f in spec.coop.number_fields]
+        lines += [f"  {toml_value({'number': f.number, 'cell': f.cell})}," for f in spec.coop.number_fields]
         lines += ["]"]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if SheetSpec.model_validate(tomllib.loads(text)) != spec:  # pragma: no cover - guards the layout above
+        raise DataFileError(f"<sheet {spec.id}>", ["the file text would not read back as the sheet"])
+    return text
 
 
 def sheet_from_rows(rows: Iterable[str], **fields) -> Sheet:

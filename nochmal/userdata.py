@@ -38,11 +38,13 @@ from .coopdata import (
 from .errors import DataFileError, InvalidInputError, NochmalError
 from .sheet import (
     BOARDS_DIR,
+    MAX_DATA_FILE_BYTES,
     COOP_ROW_LABELS,
     Sheet,
     SheetSpec,
     Violation,
     get_sheet,
+    parse_data_file,
     sheet_paths,
     sheet_to_toml,
     spec_from_data,
@@ -323,6 +325,40 @@ def save_user_sheet(spec_data: Mapping) -> tuple[Path, list[Violation]]:
     return target, violations
 
 
+def upload_label(name: object) -> str:
+    """How an uploaded file is named in messages: its name quoted, control characters escaped."""
+    text = str(name or "")[:120]
+    return f"uploaded file {text!r}"
+
+
+def _check_upload(name: object, raw: object) -> str:
+    where = upload_label(name)
+    if not isinstance(raw, (bytes, bytearray)):
+        raise DataFileError(where, [f"expected the bytes of a file, got {type(raw).__name__}"])
+    if len(raw) > MAX_DATA_FILE_BYTES:
+        raise DataFileError(where, [f"the file has {len(raw):,} bytes; a sheet or tableau file may have at most "
+                                    f"{MAX_DATA_FILE_BYTES:,} bytes ({MAX_DATA_FILE_BYTES // 1024} KiB)"])
+    return where
+
+
+def import_sheet_file(name: str, raw: bytes) -> tuple[Path, list[Violation], SheetSpec]:
+    """Save an uploaded sheet file (the bytes of a ``boards/*.toml``-style file) as a user sheet:
+    at most :data:`~nochmal.sheet.MAX_DATA_FILE_BYTES`, UTF-8 TOML, every field valid, an id
+    that is not a shipped one. It is saved with ``provenance = "user"`` whatever the file says
+    (an upload is not a verified sheet). Errors are :class:`DataFileError` naming the uploaded
+    file and the field; nothing is written on error."""
+    where = _check_upload(name, raw)
+    data = parse_data_file(bytes(raw), where)
+    try:
+        path, violations = save_user_sheet(data)
+    except DataFileError as err:
+        raise DataFileError(where, err.problems) from None
+    except InvalidInputError as err:
+        raise DataFileError(where, [str(err)]) from None
+    spec, _ = spec_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path, strict_invariants=False)
+    return path, violations, spec
+
+
 def delete_user_sheet(sheet_id: str) -> Path:
     """Delete the user sheet ``sheet_id``; shipped sheets cannot be deleted."""
     sid = _check_id(sheet_id, "<user sheet>")
@@ -417,6 +453,21 @@ def save_user_tableau(players: int, values: Mapping[str, int], track: Iterable[i
         raise DataFileError(target, ["the file would not read back as entered"])
     _atomic_write(target, text)
     return target
+
+
+def import_tableau_file(name: str, raw: bytes) -> tuple[Path, TableauSpec]:
+    """Save an uploaded tableau file (the bytes of a ``missions/tableau-N.toml``-style file) as
+    the user's tableau for its ``players``: at most :data:`~nochmal.sheet.MAX_DATA_FILE_BYTES`,
+    UTF-8 TOML, every field valid (values are whole numbers: no "5", 5.0 or true). Every value is
+    saved with ``provenance = "user"``. Errors are :class:`DataFileError` naming the uploaded
+    file and the field; nothing is written on error."""
+    where = _check_upload(name, raw)
+    spec = tableau_from_data(parse_data_file(bytes(raw), where), path=where)
+    try:
+        path = save_user_tableau(spec.players, {k: spec.value(k) for k in TABLEAU_KEYS}, spec.track)
+    except DataFileError as err:
+        raise DataFileError(where, err.problems) from None
+    return path, tableau_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path)
 
 
 def delete_user_tableau(players: int) -> bool:

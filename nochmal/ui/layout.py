@@ -6,7 +6,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from . import state
+from . import owner, state
+from .safe import code, md
+from .widgets import join_info
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
 
@@ -22,6 +24,7 @@ div[data-testid="stHorizontalBlock"]:has(> div .nm-cellrow) { flex-wrap: nowrap 
 def setup_page() -> None:
     st.set_page_config(page_title="nochmal — co-op mission leader", page_icon="🎲", layout="wide")
     state.init()
+    owner.accept_link()
     st.markdown(CSS, unsafe_allow_html=True)
 
 
@@ -42,8 +45,8 @@ def sidebar() -> None:
         opened = state.open_game()
         if opened is not None:
             ses, access = opened
-            st.caption(f"Game **{ses.title}** · id `{ses.game_id}`")
+            st.caption(f"Game **{md(ses.title)}** · id {code(ses.game_id)}")
             if access == "host":
-                st.caption(f"Join code for other devices: **{ses.meta.get('join_code')}**")
+                join_info(ses, key="sidebar-join")
             elif state.my_seat() is not None:
-                st.caption(f"This device plays seat {state.my_seat() + 1}: {ses.seat_names[state.my_seat()]}")
+                st.caption(f"This device plays seat {state.my_seat() + 1}: {md(ses.seat_names[state.my_seat()])}")

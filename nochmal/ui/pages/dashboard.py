@@ -20,11 +20,14 @@ import streamlit as st
 
 from nochmal import figures as F
 from nochmal import userdata
-from nochmal.calibrate import calibration_report, win_table
+from nochmal import RULES_VERSION
+from nochmal.calibrate import calibration_report, results_rules_versions, win_table
 from nochmal.coopdata import get_tableau, tableau_to_toml
 from nochmal.errors import NochmalError
 from nochmal.sheet import REPO_ROOT, get_sheet, user_boards_dir
 from nochmal.sweep import SweepSpec, read_rows, run_sweep
+from nochmal.ui import owner
+from nochmal.ui.safe import code, md
 
 ss = st.session_state
 #: the calibration sweep the project ships in docs/ (CSV or Parquet), if any
@@ -70,7 +73,7 @@ def _set_results(df: pd.DataFrame, source: str) -> None:
 
 
 def _load_error(what: str, err: Exception) -> None:
-    ss["dash_msg"] = ("error", f"Could not open {what} — {str(err).rstrip('.')}. "
+    ss["dash_msg"] = ("error", f"Could not open {what} — {md(str(err).rstrip('.'))}. "
                                "The results shown before (if any) are kept.")
 
 
@@ -93,15 +96,19 @@ def load_upload() -> None:
     except ValueError as err:
         _load_error("the uploaded file", err)
         return
-    _set_results(df, f"the file `{up.name}`")
+    _set_results(df, f"the file {code(up.name)}")
 
 
 def load_path() -> None:
+    refused = owner.refusal("Reading a file of the machine the app runs on")
+    if refused:
+        ss["dash_msg"] = ("error", refused)
+        return
     path = (ss.get("dash_path") or "").strip().strip('"')
     if not path:
         ss["dash_msg"] = ("error", "Type the path of a .csv or .parquet results file first.")
         return
-    _load_file(path, "this results file", f"`{path}`")
+    _load_file(path, "this results file", code(path))
 
 
 def load_shipped() -> None:
@@ -161,7 +168,7 @@ def run_pending_sweep() -> None:
         rows = run_sweep(spec, parts, workers=WORKERS, on_progress=on_progress)
     except Exception as err:  # a worker's failure too: say so instead of a traceback
         bar.empty()
-        st.error(f"The sweep failed: {err}")
+        st.error(f"The sweep failed: {md(err)}")
         return
     shutil.rmtree(parts, ignore_errors=True)
     bar.empty()
@@ -219,6 +226,11 @@ def shipped_form() -> None:
 
 def results_summary(df: pd.DataFrame) -> None:
     st.markdown(f"**Results in use:** {len(df)} games from {ss['dash_source']}.")
+    versions = results_rules_versions(df)
+    if versions != [RULES_VERSION]:
+        st.warning(f"These games were played under rules version {', '.join(map(str, versions))}; this app plays "
+                   f"rules version {RULES_VERSION}, which changed three end-of-game rules (see RULES.md C-CHECK, "
+                   "C-FAIL, M5). Win rates may differ under the current rules.")
     c1, c2, _ = st.columns([2, 2, 4])
     rows = ss["dash_rows"]
     c1.download_button("Download these results (CSV)", data=lambda: pd.DataFrame(rows).to_csv(index=False),
@@ -242,10 +254,10 @@ def provenance(df: pd.DataFrame) -> None:
     sheets = F.sheets_in(df)
     stand_in = [s for s in sheets if _sheet_provenance(s) == "stand-in"]
     if stand_in:
-        text += f"The sheets {', '.join(stand_in)} are stand-ins too (the printed co-op sheets are not public)."
+        text += f"The sheets {', '.join(md(s) for s in stand_in)} are stand-ins too (the printed co-op sheets are not public)."
     st.warning(text)
     pols = sorted(df["policy"].unique())
-    st.info("**Played by bots:** " + "; ".join(f"**{p}** {POLICY_TEXT.get(p, '')}".rstrip() for p in pols) +
+    st.info("**Played by bots:** " + "; ".join(f"**{md(p)}** {POLICY_TEXT.get(p, '')}".rstrip() for p in pols) +
             ". A win rate here is what that bot achieves, not what a good table achieves: compare missions "
             "and player counts with each other rather than reading the numbers as the real odds.")
 
@@ -263,7 +275,7 @@ def chart(build, *args, key: str, note: str) -> None:
     try:
         fig = build(*args)
     except (NochmalError, ValueError, KeyError) as err:
-        st.info(f"This figure cannot be drawn from these results: {err}")
+        st.info(f"This figure cannot be drawn from these results: {md(err)}")
         return
     st.plotly_chart(fig, key=key, config=CHART)
     st.caption(note)
@@ -329,6 +341,12 @@ def tableau_section(df: pd.DataFrame) -> None:
                    "the bars show how much a tableau changes the win rate of each mission.")
 
 
+def report_safe(df: pd.DataFrame) -> pd.DataFrame:
+    """The results with their free-text columns (policy, reason: from a file) escaped for
+    Markdown, for the calibration report, which is Markdown and quotes them."""
+    return df.assign(policy=df["policy"].map(md), reason=df["reason"].map(md))
+
+
 def calibration(df: pd.DataFrame) -> None:
     st.subheader("Calibration report")
     st.markdown("The wanted win rate of each mission (the *ladder*): the report suggests the mission counts "
@@ -340,9 +358,9 @@ def calibration(df: pd.DataFrame) -> None:
     cols[5].button("Default ladder", key="dash_ladder_reset", on_click=reset_ladder)
     ladder = [float(ss[f"dash_ladder_{m}"]) for m in range(1, 6)]
     try:
-        rep = calibration_report(df, ladder)
+        rep = calibration_report(report_safe(df), ladder)
     except (NochmalError, ValueError, KeyError) as err:
-        st.error(f"No calibration report for these results: {err}")
+        st.error(f"No calibration report for these results: {md(err)}")
         return
     per_count = df.groupby("players")["mission"].nunique()
     verdicts = {n: v["harder"] for n, v in rep["harder"].items() if per_count.get(n, 0) > 1}
@@ -380,7 +398,7 @@ if ss.get("dash_rows"):
     try:
         results = F.check_results(pd.DataFrame(ss["dash_rows"]))
     except ValueError as err:
-        st.error(f"These results cannot be used: {err}")
+        st.error(f"These results cannot be used: {md(err)}")
 if results is None:
     st.info("No results yet: run a sweep, or open a results file.")
 else:

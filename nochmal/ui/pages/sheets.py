@@ -11,6 +11,9 @@ from nochmal import userdata
 from nochmal.cells import COLOUR_LETTERS, COLOURS, COLUMNS, N_COLS, N_ROWS, cell_name
 from nochmal.errors import NochmalError
 from nochmal.sheet import get_sheet, sheet_ids, sheet_to_toml
+from nochmal.sheet import MAX_DATA_FILE_BYTES
+from nochmal.ui import owner
+from nochmal.ui.safe import code, md, visible
 from nochmal.ui.sheetview import PALETTE, sheet_html
 
 ss = st.session_state
@@ -44,28 +47,63 @@ def data_of(prefix: str, rows: list[str]) -> dict:
 
 
 def save(prefix: str) -> None:
+    refused = owner.refusal("Saving a user sheet")
+    if refused:
+        ss[f"{prefix}_result"] = ("error", [refused])
+        return
     try:
         data = data_of(prefix, rows_of(prefix))
         path, warnings = userdata.save_user_sheet(data)
     except NochmalError as err:
-        ss[f"{prefix}_result"] = ("error", userdata.problems_of(err))
+        ss[f"{prefix}_result"] = ("error", [md(p) for p in userdata.problems_of(err)])
         return
     note = f" with {len(warnings)} invariant warning(s)" if warnings else ""
     ss[f"{prefix}_result"] = ("success", [
-        f"Saved user sheet **{data['id']}**{note} to `{path}`. It is now in the list on the **View** tab "
+        f"Saved user sheet **{md(data['id'])}**{note} to {code(path)}. It is now in the list on the **View** tab "
         f"and can be picked for a new game."])
     ss["view_sheet"] = data["id"]
 
 
 def delete(sheet_id: str) -> None:
+    refused = owner.refusal("Deleting a user sheet")
+    if refused:
+        ss["view_result"] = ("error", [refused])
+        return
     try:
         path = userdata.delete_user_sheet(sheet_id)
     except NochmalError as err:
-        ss["view_result"] = ("error", userdata.problems_of(err))
+        ss["view_result"] = ("error", [md(p) for p in userdata.problems_of(err)])
         return
-    ss["view_result"] = ("success", [f"Deleted user sheet **{sheet_id}** (`{path}`)."])
+    ss["view_result"] = ("success", [f"Deleted user sheet **{md(sheet_id)}** ({code(path)})."])
     ss["view_sheet"] = "standard"
     ss["delete_confirm"] = False
+
+
+def import_file() -> None:
+    """Save the uploaded sheet file as a user sheet (the owner's; checked, capped, validated)."""
+    refused = owner.refusal("Importing a sheet file")
+    if refused:
+        ss["view_result"] = ("error", [refused])
+        return
+    f = ss.get("sheet_upload")
+    if f is None:
+        ss["view_result"] = ("error", ["Choose a sheet file (.toml) first."])
+        return
+    if f.size > MAX_DATA_FILE_BYTES:
+        ss["view_result"] = ("error", [
+            f"{md(userdata.upload_label(f.name))}: {f.size:,} bytes, a sheet file may have at most "
+            f"{MAX_DATA_FILE_BYTES:,} bytes ({MAX_DATA_FILE_BYTES // 1024} KiB). Nothing was saved."])
+        return
+    try:
+        path, warnings, spec = userdata.import_sheet_file(f.name, f.getvalue())
+    except NochmalError as err:
+        where = md(getattr(err, "path", "") or userdata.upload_label(f.name))
+        ss["view_result"] = ("error", [f"{where}: {md(p)} — nothing was saved." for p in userdata.problems_of(err)])
+        return
+    note = f" with {len(warnings)} invariant warning(s)" if warnings else ""
+    ss["view_result"] = ("success", [f"Imported {md(userdata.upload_label(f.name))} as user sheet **{md(spec.id)}**"
+                                     f"{note} (provenance: user)."])
+    ss["view_sheet"] = spec.id
 
 
 def fill_example() -> None:
@@ -76,7 +114,7 @@ def copy_base() -> None:
     try:
         spec = get_sheet(ss["paint_base"]).spec
     except NochmalError as err:
-        ss["paint_result"] = ("error", userdata.problems_of(err))
+        ss["paint_result"] = ("error", [md(p) for p in userdata.problems_of(err)])
         return
     ss["paint_grid"] = list(spec.grid)
     ss["paint_coop"] = spec.coop is not None
@@ -105,7 +143,7 @@ def show_provenance(provenance: str, source: str) -> None:
     text = userdata.SHEET_PROVENANCE_TEXT.get(provenance, provenance)
     {"verified": st.success, "stand-in": st.warning, "user": st.info}.get(provenance, st.error)(
         f"**Provenance: {provenance}.** {text}")
-    st.markdown(f"**Source:** {source or '—'}")
+    st.markdown(f"**Source:** {md(source) or '—'}")
 
 
 def show_invariants(violations: list, saved: bool) -> None:
@@ -117,7 +155,7 @@ def show_invariants(violations: list, saved: bool) -> None:
                 f"may differ, so {'the sheet is usable anyway' if saved else 'you can save anyway'} — but check "
                 f"for typos:")
     for v in violations:
-        st.warning(str(v))
+        st.warning(md(v))
 
 
 def details(prefix: str) -> None:
@@ -129,7 +167,7 @@ def details(prefix: str) -> None:
     st.text_input("Source", key=f"{prefix}_source", placeholder="entered by hand from a printed sheet")
     sid = ss[f"{prefix}_id"].strip()
     if userdata.ID_PATTERN.match(sid) and userdata.user_sheet_path(sid).is_file():
-        st.caption(f"A user sheet **{sid}** exists; saving replaces it.")
+        st.caption(f"A user sheet **{md(sid)}** exists; saving replaces it.")
     st.checkbox("Co-op back (rows labelled P–V, number fields, failed-roll boxes)", key=f"{prefix}_coop")
     if ss[f"{prefix}_coop"]:
         c1, c2 = st.columns([3, 1])
@@ -146,20 +184,21 @@ def preview(prefix: str, rows: list[str]) -> None:
         data = data_of(prefix, rows)
     except NochmalError as err:
         for p in userdata.problems_of(err):
-            st.error(p)
+            st.error(md(p))
         data = userdata.sheet_data(rows, id="preview")
     try:
         sheet, violations = userdata.preview_sheet(data)
     except NochmalError as err:
         for p in userdata.problems_of(err):
-            st.error(p)
+            st.error(md(p))
         sheet, violations = userdata.preview_sheet(userdata.sheet_data(rows, id="preview"))
     st.html(sheet_html(sheet, colourblind=ss.get("colourblind", False), title="Preview"))
     show_invariants(violations, saved=False)
 
 
 def save_button(prefix: str) -> None:
-    st.button("Save as user sheet", key=f"{prefix}_save", type="primary", on_click=save, args=(prefix,))
+    st.button("Save as user sheet", key=f"{prefix}_save", type="primary", on_click=save, args=(prefix,),
+              disabled=not may_change)
     show_result(prefix)
 
 
@@ -210,6 +249,7 @@ def paint_grid(rows: list[str]) -> None:
 init_state()
 st.title("Sheets")
 st.caption("Every sheet the app knows, where it comes from, and a way to enter your printed co-op sheets.")
+may_change = owner.owner_gate("saving, importing and deleting user sheets")
 view_tab, paste_tab, paint_tab = st.tabs(["View", "Digitize: paste letters", "Digitize: paint cells"])
 
 with view_tab:
@@ -217,34 +257,41 @@ with view_tab:
     if ss.get("view_sheet") not in catalogue:
         ss["view_sheet"] = "standard" if "standard" in catalogue else next(iter(catalogue))
     st.selectbox("Sheet", list(catalogue), key="view_sheet",
-                 format_func=lambda i: f"{i} — {catalogue[i]['name']} ({PROVENANCE_BADGE[catalogue[i]['provenance']]})")
+                 format_func=lambda i: visible(f"{i} — {catalogue[i]['name']} "
+                                               f"({PROVENANCE_BADGE[catalogue[i]['provenance']]})"))
     show_result("view")
     row = catalogue[ss["view_sheet"]]
     origin = "your user data folder" if row["user"] else "shipped with the app"
     if row["error"]:
-        st.error(f"This sheet file cannot be used: {row['error']}")
+        st.error(f"This sheet file cannot be used: {md(row['error'])}")
     else:
         sheet = get_sheet(row["id"])
         spec = sheet.spec
         show_provenance(sheet.provenance, spec.source)
         st.html(sheet_html(sheet, colourblind=ss.get("colourblind", False), title=spec.name))
         facts = [f"start column **{spec.start_column}**", f"**{spec.jokers}** \"!\"",
-                 f"rows **{' '.join(spec.row_labels)}**"]
+                 f"rows **{md(' '.join(spec.row_labels))}**"]
         if spec.coop is not None:
             facts.append(f"**{spec.coop.failed_roll_boxes}** failed-roll boxes")
             fields = ", ".join(f"{f.number} at {f.cell}" for f in spec.coop.number_fields) or "none"
             facts.append(f"number fields (top-left cell of their 2×2 square): {fields}")
         st.markdown(" · ".join(facts))
-        st.caption(f"File: `{row['path']}` ({origin})")
+        st.caption(f"File: {code(row['path'])} ({origin})")
         if sheet.provenance == "user":
             show_invariants(sheet.warnings, saved=True)
         with st.expander("File text"):
             st.code(sheet_to_toml(spec), language="toml")
     if row["user"]:
         c1, c2 = st.columns([2, 1], vertical_alignment="center")
-        c1.checkbox(f"Yes, delete the user sheet {row['id']}", key="delete_confirm")
+        c1.checkbox(f"Yes, delete the user sheet {md(row['id'])}", key="delete_confirm")
         c2.button("Delete user sheet", key="delete_sheet", on_click=delete, args=(row["id"],),
-                  disabled=not ss["delete_confirm"])
+                  disabled=not (ss["delete_confirm"] and may_change))
+    with st.expander("Import a sheet file (.toml)"):
+        st.caption(f"A sheet file in the layout of the shipped ones (see *File text* above), at most "
+                   f"{MAX_DATA_FILE_BYTES // 1024} KiB. It is checked like a typed sheet and saved as a *user* "
+                   f"sheet; a file that cannot be used is refused and nothing is saved.")
+        st.file_uploader("Sheet file", type=["toml"], key="sheet_upload", disabled=not may_change)
+        st.button("Import sheet file", key="sheet_import", on_click=import_file, disabled=not may_change)
 
 with paste_tab:
     st.markdown(
@@ -261,7 +308,7 @@ with paste_tab:
             pasted = userdata.parse_sheet_text(ss["paste_text"])
         except NochmalError as err:
             for problem in userdata.problems_of(err):
-                st.error(problem)
+                st.error(md(problem))
     else:
         st.info("Nothing pasted yet: the preview and the invariant check appear here.")
     if pasted is not None:

@@ -9,6 +9,9 @@ import streamlit as st
 from nochmal import userdata
 from nochmal.coopdata import N_TURNS, TABLEAU_KEYS, get_tableau, tableau_path
 from nochmal.errors import NochmalError
+from nochmal.sheet import MAX_DATA_FILE_BYTES
+from nochmal.ui import owner
+from nochmal.ui.safe import code, md
 
 ss = st.session_state
 PLAYER_COUNTS = range(1, 7)
@@ -31,22 +34,58 @@ def forget_inputs(n: int) -> None:
 
 
 def save(n: int) -> None:
+    refused = owner.refusal("Saving a tableau")
+    if refused:
+        ss[f"tab{n}_result"] = ("error", [refused])
+        return
     try:
         track = userdata.parse_track_text(ss[f"tab{n}_track"])
         values = {k: int(ss[f"tab{n}_{k}"]) for k in TABLEAU_KEYS}
         path = userdata.save_user_tableau(n, values, track)
     except NochmalError as err:
-        ss[f"tab{n}_result"] = ("error", userdata.problems_of(err))
+        ss[f"tab{n}_result"] = ("error", [md(p) for p in userdata.problems_of(err)])
         return
     forget_inputs(n)
-    ss[f"tab{n}_result"] = ("success", f"Saved your tableau for {n} player(s) to `{path}`; new games use it.")
+    ss[f"tab{n}_result"] = ("success", f"Saved your tableau for {n} player(s) to {code(path)}; new games use it.")
 
 
 def reset(n: int) -> None:
+    refused = owner.refusal("Resetting a tableau")
+    if refused:
+        ss[f"tab{n}_result"] = ("error", [refused])
+        return
     removed = userdata.delete_user_tableau(n)
     forget_inputs(n)
     ss[f"tab{n}_result"] = ("success", f"Removed your tableau for {n} player(s): the shipped stand-in is back."
                             if removed else "There was no user tableau to remove.")
+
+
+def import_file() -> None:
+    """Save the uploaded tableau file as the user's tableau for its player count."""
+    refused = owner.refusal("Importing a tableau file")
+    if refused:
+        ss["tab_import_result"] = ("error", [refused])
+        return
+    f = ss.get("tableau_upload")
+    if f is None:
+        ss["tab_import_result"] = ("error", ["Choose a tableau file (.toml) first."])
+        return
+    if f.size > MAX_DATA_FILE_BYTES:
+        ss["tab_import_result"] = ("error", [
+            f"{md(userdata.upload_label(f.name))}: {f.size:,} bytes, a tableau file may have at most "
+            f"{MAX_DATA_FILE_BYTES:,} bytes ({MAX_DATA_FILE_BYTES // 1024} KiB). Nothing was saved."])
+        return
+    try:
+        path, spec = userdata.import_tableau_file(f.name, f.getvalue())
+    except NochmalError as err:
+        where = md(getattr(err, "path", "") or userdata.upload_label(f.name))
+        ss["tab_import_result"] = ("error", [f"{where}: {md(p)} — nothing was saved."
+                                             for p in userdata.problems_of(err)])
+        return
+    forget_inputs(spec.players)
+    ss["tab_import_result"] = ("success", [
+        f"Imported {md(userdata.upload_label(f.name))} as your tableau for {spec.players} player(s) "
+        f"(every value: provenance user); new games use it."])
 
 
 def show_result(n: int) -> None:
@@ -60,8 +99,8 @@ def show_result(n: int) -> None:
 def show_source(n: int, spec) -> None:
     path = tableau_path(n)
     if userdata.tableau_source(n) == "user":
-        st.info(f"**File: yours** — `{path}`. These values were entered by you and override the shipped "
-                f"stand-in (`missions/{path.name}`).")
+        st.info(f"**File: yours** — {code(path)}. These values were entered by you and override the shipped "
+                f"stand-in ({code('missions/' + path.name)}).")
     elif spec is not None and any(getattr(spec, k).provenance == "derived" for k in TABLEAU_KEYS):
         st.warning(f"**File: shipped stand-in** — `missions/{path.name}`. Values marked *derived* are NOT the "
                    f"printed numbers (they are not public): they are scaled from the 3-player tableau. "
@@ -90,9 +129,9 @@ def entry_form(n: int, is_user: bool) -> None:
         st.text_input(f"Track (optional): the {N_TURNS} active seats, 1-based, separated by spaces",
                       key=f"tab{n}_track", placeholder="blank = round-robin from seat 1")
         st.form_submit_button("Save as my printed tableau", key=f"tab{n}_save", type="primary",
-                              on_click=save, args=(n,))
+                              on_click=save, args=(n,), disabled=not may_change)
     st.button("Reset to the shipped stand-in", key=f"tab{n}_reset", on_click=reset, args=(n,),
-              disabled=not is_user, help="Deletes your file for this player count")
+              disabled=not (is_user and may_change), help="Deletes your file for this player count")
 
 
 # --------------------------------------------------------------------------- the page
@@ -103,6 +142,18 @@ st.markdown(
     f"- **rulebook** = {userdata.VALUE_PROVENANCE_TEXT['rulebook']}\n"
     f"- **derived** = {userdata.VALUE_PROVENANCE_TEXT['derived']}\n"
     f"- **user** = {userdata.VALUE_PROVENANCE_TEXT['user']}")
+
+may_change = owner.owner_gate("saving, importing and resetting tableaus")
+with st.expander("Import a tableau file (.toml)"):
+    st.caption(f"A tableau file in the layout of `missions/tableau-N.toml`, at most {MAX_DATA_FILE_BYTES // 1024} KiB; "
+               "its `players` says which player count it replaces. Every value must be a whole number; the file "
+               "is checked first and a file that cannot be used is refused with nothing saved.")
+    st.file_uploader("Tableau file", type=["toml"], key="tableau_upload", disabled=not may_change)
+    st.button("Import tableau file", key="tableau_import", on_click=import_file, disabled=not may_change)
+    result = ss.pop("tab_import_result", None)
+    if result:
+        for line in result[1]:
+            (st.success if result[0] == "success" else st.error)(line)
 
 tableaus, broken = {}, {}
 for n in PLAYER_COUNTS:
@@ -122,7 +173,7 @@ for n, tab in zip(PLAYER_COUNTS, tabs):
         show_source(n, spec)
         if n in broken:
             for problem in userdata.problems_of(broken[n]):
-                st.error(f"This tableau file cannot be used: {problem}")
+                st.error(f"This tableau file cannot be used: {md(problem)}")
         else:
             value_table(spec)
         entry_form(n, userdata.tableau_source(n) == "user")
