@@ -18,6 +18,7 @@ from .errors import DataFileError, InvalidInputError
 from .sheet import (
     MAX_TEXT_LENGTH,
     REPO_ROOT,
+    Name,
     PlainText,
     StrictInt,
     _format_validation,
@@ -47,7 +48,7 @@ class TableauSpec(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
-    name: Annotated[PlainText, Field(min_length=1, max_length=80)]
+    name: Name
     players: Annotated[StrictInt, Field(ge=1, le=6)]
     track: tuple[Annotated[StrictInt, Field(ge=1, le=6)], ...] = ()
     goal_10: TableauValue
@@ -116,7 +117,7 @@ class Requirement(BaseModel):
 class MissionSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     id: Annotated[StrictInt, Field(ge=1, le=99)]
-    name: Annotated[PlainText, Field(min_length=1, max_length=80)]
+    name: Name
     summary: Annotated[PlainText, Field(max_length=MAX_TEXT_LENGTH)]
     requirements: Annotated[tuple[Requirement, ...], Field(min_length=1)]
 

@@ -89,6 +89,16 @@ def _plain_text(value: str) -> str:
 
 #: One line of plain text (names, sources, labels): control characters are refused.
 PlainText = Annotated[str, AfterValidator(_plain_text), Field(json_schema_extra={"pattern": PLAIN_TEXT_PATTERN})]
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank: a name needs visible text")
+    return value
+
+
+#: A name (of a sheet, tableau, mission): plain text with something to read, at most 80 characters.
+Name = Annotated[PlainText, Field(min_length=1, max_length=80), AfterValidator(_not_blank)]
 #: Whole numbers in data files are whole numbers: no "5", 5.0 or true turned into 5.
 StrictInt = Annotated[int, Strict()]
 
@@ -134,7 +144,7 @@ class SheetSpec(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
-    name: Annotated[PlainText, Field(min_length=1, max_length=80)]
+    name: Name
     provenance: Provenance
     source: Annotated[PlainText, Field(max_length=MAX_TEXT_LENGTH)] = ""
     grid: Annotated[tuple[GridRow, ...], Field(min_length=N_ROWS, max_length=N_ROWS)]
