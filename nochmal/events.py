@@ -8,7 +8,7 @@ import re
 from datetime import datetime, timezone
 from typing import Annotated, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from . import RULES_VERSION
 from .dice import Roll
@@ -52,8 +52,8 @@ PlainName = Annotated[str, Field(max_length=64), AfterValidator(_check_by)]
 
 class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    seq: Annotated[int, Field(ge=0)]
-    rules_version: int = RULES_VERSION
+    seq: Annotated[StrictInt, Field(ge=0)]
+    rules_version: StrictInt = RULES_VERSION
     at: Timestamp = ""  # when it was entered (events.now())
     by: PlainName = ""  # who entered it (seat name, device, bot)
 
@@ -67,7 +67,7 @@ class RollEvent(_Event):
 
 class CrossEvent(_Event):
     type: Literal["cross"] = "cross"
-    seat: Annotated[int, Field(ge=0, le=5)]
+    seat: Annotated[StrictInt, Field(ge=0, le=5)]
     colour_die: Face
     number_die: Face
     colour: Face
@@ -78,12 +78,12 @@ class PassEvent(_Event):
     """A pass (base game) or a failed roll (co-op, C-FAIL)."""
 
     type: Literal["pass"] = "pass"
-    seat: Annotated[int, Field(ge=0, le=5)]
+    seat: Annotated[StrictInt, Field(ge=0, le=5)]
 
 
 class StrikeJokersEvent(_Event):
     type: Literal["strike_jokers"] = "strike_jokers"
-    per_seat: tuple[Annotated[int, Field(ge=0, le=20)], ...]
+    per_seat: tuple[Annotated[StrictInt, Field(ge=0, le=20)], ...]
 
 
 class RemoveDieEvent(_Event):
@@ -93,7 +93,7 @@ class RemoveDieEvent(_Event):
 
 class UndoEvent(_Event):
     type: Literal["undo"] = "undo"
-    undoes: Annotated[int, Field(ge=0)]  # seq of the event taken back
+    undoes: Annotated[StrictInt, Field(ge=0)]  # seq of the event taken back
 
 
 Event = Annotated[Union[RollEvent, CrossEvent, PassEvent, StrikeJokersEvent, RemoveDieEvent, UndoEvent],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 
@@ -524,3 +525,16 @@ def test_import_refuses_bad_who_or_when_naming_event_and_field(rich, store, fiel
         import_game(store, data, source="evil.json")
     assert "evil.json" in str(e.value) and f"event 4: field {field}: " in str(e.value), str(e.value)
     assert [(g.game_id, g.n_events) for g in store.list_games()] == before
+
+
+@pytest.mark.parametrize("event, field", [
+    ({"type": "pass", "seq": "0", "seat": 0}, "seq"),
+    ({"type": "pass", "seq": 0, "seat": True}, "seat"),
+    ({"type": "pass", "seq": 0, "seat": 1.0}, "seat"),
+    ({"type": "strike_jokers", "seq": 0, "per_seat": ["1", 0]}, "per_seat.0"),
+    ({"type": "undo", "seq": 1, "undoes": "0"}, "undoes"),
+    ({"type": "pass", "seq": 0, "seat": 0, "rules_version": "2"}, "rules_version"),
+])
+def test_event_numbers_are_whole_numbers_not_text_or_booleans(event, field):
+    with pytest.raises(InvalidInputError, match=rf"event 4: field {re.escape(field)}: Input should be a valid integer"):
+        parse_event(event, 4)
