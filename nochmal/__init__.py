@@ -1,15 +1,15 @@
-"""nochmal — rules engine for the dice game *Noch mal!* (base, solo and co-operative variant).
+"""nochmal — the digital mission leader for the co-operative variant of the dice game *Noch mal!*
+(and the base game and solo mode), in wings:
 
-The engine is pure: it never imports streamlit. The app (``nochmal.ui``), the CLI, bots,
-simulations and tests are clients of it.
+* :mod:`nochmal.engine` — the rules (pure: imports nothing heavier than pydantic),
+* :mod:`nochmal.data` — user sheets and tableaus, the stand-in generator, JSON Schemas,
+* :mod:`nochmal.store` — the event log, games being played, the SQLite store, game codes,
+* :mod:`nochmal.bots` — greedy and planner policies, the team plan, the advisor, compiled kernels,
+* :mod:`nochmal.analytics` — simulations, sweeps, calibration, figures, benchmarks,
+* :mod:`nochmal.ui` — the Streamlit app (the only wing that imports streamlit),
+* :mod:`nochmal.cli` — the command line.
 """
 
-#: Bumped whenever a rule interpretation changes; stored with every saved game. New games play
-#: this version; a game saved under an older supported version replays under its own version
-#: (the decisions that differ are keyed by version in :mod:`nochmal.decisions`).
-RULES_VERSION = 2
-
-#: The versions this program can replay: 1 (three end-of-game rules read more loosely) and 2.
-SUPPORTED_RULES_VERSIONS = (1, 2)
+from nochmal.engine.version import RULES_VERSION, SUPPORTED_RULES_VERSIONS
 
 __all__ = ["RULES_VERSION", "SUPPORTED_RULES_VERSIONS"]

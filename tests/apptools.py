@@ -8,7 +8,7 @@ import pytest
 from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
-from nochmal.store import GameStore
+from nochmal.store.db import GameStore
 from nochmal.ui.safe import WORD_JOINER
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")

@@ -11,12 +11,12 @@ import math
 import pytest
 
 from apptools import TABLE, app, env, keys, no_exception, texts  # noqa: F401 (env: a fixture)
-from nochmal import tableview as tv
-from nochmal.access import (SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH, THROTTLE_LIMIT, THROTTLE_LOCKOUT_S,
+from nochmal.ui import tableview as tv
+from nochmal.store.access import (SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH, THROTTLE_LIMIT, THROTTLE_LOCKOUT_S,
                             THROTTLE_WINDOW_S, Throttle, codes_equal, match_code, new_short_code, new_token,
                             normalize_short_code, short_code_bits)
-from nochmal.session import (GameSession, NoGameError, TooManyGuessesError, format_short_code, open_with_code)
-from nochmal.store import GameStore
+from nochmal.store.session import (GameSession, NoGameError, TooManyGuessesError, format_short_code, open_with_code)
+from nochmal.store.db import GameStore
 
 
 class Clock:

@@ -1,4 +1,4 @@
-"""The in-game advisor (nochmal.advice) on the real engine: suggestions are legal, ranked by
+"""The in-game advisor (nochmal.bots.advice) on the real engine: suggestions are legal, ranked by
 their estimate, deterministic, explained in words; co-op estimates are win chances.
 
 Positions are reached by bot play, or built by setting ``seat.crossed`` directly (as the
@@ -23,16 +23,16 @@ import random
 
 import pytest
 
-from nochmal import advice
-from nochmal.advice import Suggestion, explain, suggestions
-from nochmal.bots import greedy_policy
-from nochmal.cells import COLOURS, COLUMN_MASKS, COLUMNS, mask_of, neighbours
-from nochmal.coop import CoopGame
-from nochmal.coopdata import get_tableau, tableau_from_data
-from nochmal.dice import Roll
-from nochmal.errors import InvalidInputError
-from nochmal.game import BaseGame, SoloGame
-from nochmal.moves import PASS, Cross
+from nochmal.bots import advice
+from nochmal.bots.advice import Suggestion, explain, suggestions
+from nochmal.bots.greedy import greedy_policy
+from nochmal.engine.cells import COLOURS, COLUMN_MASKS, COLUMNS, mask_of, neighbours
+from nochmal.engine.coop import CoopGame
+from nochmal.engine.coopdata import get_tableau, tableau_from_data
+from nochmal.engine.dice import Roll
+from nochmal.engine.errors import InvalidInputError
+from nochmal.engine.game import BaseGame, SoloGame
+from nochmal.engine.moves import PASS, Cross
 
 Y, G, B, R, O = range(5)
 X, Q = 5, 0  # the jokers

@@ -9,10 +9,10 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from nochmal import figures as F
-from nochmal.calibrate import calibration_report, wilson
-from nochmal.errors import InvalidInputError
-from nochmal.sweep import Chunk, SweepSpec, parse_range, run_chunk, run_sweep, write_rows, read_rows
+from nochmal.analytics import figures as F
+from nochmal.analytics.calibrate import calibration_report, wilson
+from nochmal.engine.errors import InvalidInputError
+from nochmal.analytics.sweep import Chunk, SweepSpec, parse_range, run_chunk, run_sweep, write_rows, read_rows
 
 SMALL = dict(missions=[1, 2], players=[1, 2], policies=["greedy"], games=6, seed=11, chunk=3)
 
@@ -43,7 +43,7 @@ def test_sweep_resumes_without_redoing_finished_chunks(pool_rows, tmp_path, monk
     parts = tmp_path / "parts"
     chunks = spec.chunks()
     # finish half of the chunks, as an interrupted run would have
-    from nochmal import sweep as S
+    from nochmal.analytics import sweep as S
 
     for c in chunks[: len(chunks) // 2]:
         S._write_part(parts if parts.exists() else (parts.mkdir() or parts), c, run_chunk(c))

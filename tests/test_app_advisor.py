@@ -13,14 +13,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptools import APP, HISTORY, START, TABLE, app, env, keys, no_exception, path_of, texts  # noqa: F401
-from nochmal import tableview as tv
-from nochmal.cells import mask_of, names
-from nochmal.dice import Roll
-from nochmal.events import CrossEvent, PassEvent
-from nochmal.moves import PASS, Cross
-from nochmal.plan import team_plan
-from nochmal.session import GameSession
-from nochmal.store import GameStore
+from nochmal.ui import tableview as tv
+from nochmal.engine.cells import mask_of, names
+from nochmal.engine.dice import Roll
+from nochmal.store.events import CrossEvent, PassEvent
+from nochmal.engine.moves import PASS, Cross
+from nochmal.bots.plan import team_plan
+from nochmal.store.session import GameSession
+from nochmal.store.db import GameStore
 
 
 

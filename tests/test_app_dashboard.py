@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from nochmal import userdata
-from nochmal.coopdata import MISSIONS_DIR, TABLEAU_KEYS, get_tableau
-from nochmal.sweep import SweepSpec, read_rows, run_sweep, write_rows
+from nochmal.data import userdata
+from nochmal.engine.coopdata import MISSIONS_DIR, TABLEAU_KEYS, get_tableau
+from nochmal.analytics.sweep import SweepSpec, read_rows, run_sweep, write_rows
 
 REPO = Path(__file__).resolve().parent.parent
 APP = REPO / "app.py"

@@ -14,8 +14,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptools import shown
-from nochmal.coopdata import TABLEAU_KEYS, get_tableau
-from nochmal.sheet import get_sheet, sheet_ids
+from nochmal.engine.coopdata import TABLEAU_KEYS, get_tableau
+from nochmal.engine.sheet import get_sheet, sheet_ids
 
 REPO = Path(__file__).resolve().parent.parent
 APP = REPO / "app.py"
@@ -138,9 +138,9 @@ def test_saved_sheet_can_be_picked_for_a_new_game(home):
     ok(at)
     gid = at.query_params.get("game")
     assert gid, "the game was created and opened"
-    from nochmal.session import GameSession
-    from nochmal.store import GameStore
-    from nochmal.dice import Roll
+    from nochmal.store.session import GameSession
+    from nochmal.store.db import GameStore
+    from nochmal.engine.dice import Roll
     import os
 
     ses = GameSession.load(GameStore(os.environ["NOCHMAL_DB"]), gid)

@@ -25,15 +25,15 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from nochmal.bots import greedy_policy
-from nochmal.cells import names
-from nochmal.coop import RemoveDie, StrikeJokers
-from nochmal.dice import COLOUR_JOKER
-from nochmal.game import CHANCE, TEAM
-from nochmal.moves import Cross
-from nochmal.session import GameSession
-from nochmal.store import GameStore
-from nochmal.userdata import save_user_tableau
+from nochmal.bots.greedy import greedy_policy
+from nochmal.engine.cells import names
+from nochmal.engine.coop import RemoveDie, StrikeJokers
+from nochmal.engine.dice import COLOUR_JOKER
+from nochmal.engine.game import CHANCE, TEAM
+from nochmal.engine.moves import Cross
+from nochmal.store.session import GameSession
+from nochmal.store.db import GameStore
+from nochmal.data.userdata import save_user_tableau
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 SEED = 2

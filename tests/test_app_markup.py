@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 
 import untrusted as u
 from apptools import HISTORY, START, TABLE, app, env, no_exception  # noqa: F401
-from nochmal.session import GameSession
+from nochmal.store.session import GameSession
 from nochmal.ui.safe import WORD_JOINER, visible
 
 SHEETS = "nochmal/ui/pages/sheets.py"

@@ -14,13 +14,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptools import APP, HISTORY, START, TABLE, app, env, keys, no_exception, path_of, texts  # noqa: F401
-from nochmal import tableview as tv
-from nochmal.cells import names
-from nochmal.dice import Roll
-from nochmal.game import CHANCE, TEAM
-from nochmal.moves import PASS, Cross
-from nochmal.session import GameSession
-from nochmal.store import GameStore
+from nochmal.ui import tableview as tv
+from nochmal.engine.cells import names
+from nochmal.engine.dice import Roll
+from nochmal.engine.game import CHANCE, TEAM
+from nochmal.engine.moves import PASS, Cross
+from nochmal.store.session import GameSession
+from nochmal.store.db import GameStore
 
 
 

@@ -1,4 +1,4 @@
-"""Tests for nochmal.boardgen: the shipped stand-in co-op sheets are exactly what the seeded
+"""Tests for nochmal.data.boardgen: the shipped stand-in co-op sheets are exactly what the seeded
 generator makes, and every generated sheet keeps the invariants of the verified sheets."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import tomllib
 
 import pytest
 
-from nochmal.boardgen import (
+from nochmal.data.boardgen import (
     GENERATOR_SEED,
     add_cli,
     check_shipped,
@@ -17,9 +17,9 @@ from nochmal.boardgen import (
     roman,
     write_coop_sheets,
 )
-from nochmal.cells import COLUMNS, cell_index, indices
-from nochmal.errors import InvalidInputError
-from nochmal.sheet import (
+from nochmal.engine.cells import COLUMNS, cell_index, indices
+from nochmal.engine.errors import InvalidInputError
+from nochmal.engine.sheet import (
     BOARDS_DIR,
     COOP_ROW_LABELS,
     STANDARD_FIRST,
@@ -124,7 +124,7 @@ def test_sheets_differ_from_each_other_and_from_standard_by_a_few_swaps(shipped,
 
 def test_source_names_the_swaps_and_says_it_is_not_the_printed_sheet(shipped, standard):
     for spec in shipped:
-        assert "nochmal.boardgen" in spec.source
+        assert "nochmal.data.boardgen" in spec.source
         assert "verified standard sheet" in spec.source
         assert f"seed {GENERATOR_SEED}" in spec.source
         assert "NOT the printed co-op sheet" in spec.source

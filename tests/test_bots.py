@@ -7,13 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
-from nochmal.bots import SWITCH_SD_FLOOR, PlannerConfig, _clearly_better, greedy_policy, make_planner, plan, ranked_moves
-from nochmal.cells import COLOURS
-from nochmal.coop import CoopGame
-from nochmal.game import BaseGame, SoloGame, play
-from nochmal.moves import PASS
-from nochmal.plan import team_plan
-from nochmal.policies import get_policy, random_policy
+from nochmal.bots.greedy import greedy_policy, ranked_moves
+from nochmal.bots.planner import SWITCH_SD_FLOOR, PlannerConfig, _clearly_better, make_planner, plan
+from nochmal.engine.cells import COLOURS
+from nochmal.engine.coop import CoopGame
+from nochmal.engine.game import BaseGame, SoloGame, play
+from nochmal.engine.moves import PASS
+from nochmal.bots.plan import team_plan
+from nochmal.bots.policies import get_policy, random_policy
 
 TINY = make_planner(PlannerConfig(candidates=3, rollouts=3))
 
@@ -65,7 +66,7 @@ def test_greedy_is_far_better_than_random_in_solo():
 
 
 def test_greedy_gets_further_with_the_mission_than_random():
-    from nochmal.simulate import play_one
+    from nochmal.analytics.simulate import play_one
 
     g = [play_one("coop", "greedy", s, 3, 4)["mission_fraction"] for s in range(40)]
     r = [play_one("coop", "random", s, 3, 4)["mission_fraction"] for s in range(40)]
@@ -135,7 +136,7 @@ def test_team_plan_divides_the_mission():
 
 
 def test_components_are_the_connected_parts():
-    from nochmal.cells import components, is_connected, mask_of
+    from nochmal.engine.cells import components, is_connected, mask_of
 
     cells = mask_of(["A1", "B1", "A2", "D1", "D2", "O7", "N7", "F4"])
     parts = components(cells)
@@ -148,9 +149,9 @@ def test_components_are_the_connected_parts():
 def test_greedy_crosses_a_target_colour_whole_rather_than_splitting_it():
     """The co-op heuristic counts the moves a plan target still needs (one per part of it, two for a
     part out of reach): crossing a part whole saves one, cutting a part in two costs one."""
-    from nochmal.bots import SeatView, score_cells
-    from nochmal.bots_coop import coop_bias, coop_weights, target
-    from nochmal.cells import components
+    from nochmal.bots.heuristic import SeatView, score_cells
+    from nochmal.bots.coop_weights import coop_bias, coop_weights, target
+    from nochmal.engine.cells import components
 
     game = CoopGame.create(1, 2)  # rows: no colour is a target of the plan
     st = game.new_state()
@@ -178,8 +179,9 @@ def test_greedy_crosses_a_target_colour_whole_rather_than_splitting_it():
 def test_solo_sim_chooses_what_greedy_chooses(sheet, monkeypatch):
     """The planner's bare-bit-mask solo rollouts must be greedy's play, move for move (greedy
     here: the Python heuristic, not the compiled decision)."""
-    from nochmal import bots
-    from nochmal.bots import rollout, solo_sim
+    from nochmal.bots import greedy as bots
+    from nochmal.bots.compiled import solo_sim
+    from nochmal.bots.planner import rollout
 
     monkeypatch.setattr(bots, "COMPILED_GREEDY", False)
     game = SoloGame([sheet])
@@ -211,7 +213,7 @@ def test_compiled_greedy_decides_what_the_python_heuristic_decides(sheets):
     """Base and solo games decide greedy's moves in compiled code: at every decision of whole
     seeded games (active seats with 3 + 3 dice, passive ones with what is left, "!" spent, columns
     and colours already claimed by another seat) it picks the Python heuristic's move, ties included."""
-    from nochmal.bots import reference_greedy
+    from nochmal.bots.greedy import reference_greedy
 
     games = [BaseGame(list(sheets))] if len(sheets) > 1 else []
     games.append(SoloGame([sheets[0]]))
@@ -236,7 +238,7 @@ def test_compiled_greedy_decides_what_the_python_heuristic_decides(sheets):
 
 
 def test_solo_sim_only_for_solo():
-    from nochmal.bots import solo_sim
+    from nochmal.bots.compiled import solo_sim
 
     assert solo_sim(CoopGame.create(1, 1)) is None and solo_sim(BaseGame(["standard", "red"])) is None
 
@@ -296,8 +298,9 @@ def test_switching_from_greedys_choice_needs_a_paired_win_by_z_standard_errors(r
 def test_compiled_rollouts_of_several_starts_are_each_greedys_game(monkeypatch):
     """The planner's batch call: every start position played with the same dice gives the score
     the engine's greedy rollout (the Python heuristic) gives from that position with those dice."""
-    from nochmal import bots
-    from nochmal.bots import rollout, solo_sim
+    from nochmal.bots import greedy as bots
+    from nochmal.bots.compiled import solo_sim
+    from nochmal.bots.planner import rollout
 
     monkeypatch.setattr(bots, "COMPILED_GREEDY", False)
     game = SoloGame(["red"])
@@ -320,9 +323,9 @@ def test_compiled_rollouts_of_several_starts_are_each_greedys_game(monkeypatch):
 def test_M5_columns_outside_the_sequence_are_worth_less_to_the_seats_running_it():
     """M5: a column outside N-O-C-H-M-A-L is only a path for the seats the plan gives the sequence
     (bots_coop.SEQ_OTHER of its points); other missions keep every column's full value."""
-    from nochmal.bots import SeatView
-    from nochmal.bots_coop import SEQ_OTHER, coop_bias, coop_weights
-    from nochmal.cells import COLUMNS
+    from nochmal.bots.heuristic import SeatView
+    from nochmal.bots.coop_weights import SEQ_OTHER, coop_bias, coop_weights
+    from nochmal.engine.cells import COLUMNS
 
     for mission, share in ((5, SEQ_OTHER), (2, 1.0)):
         game = CoopGame.create(1, mission)
@@ -338,7 +341,7 @@ def test_cached_coop_views_play_like_fresh_ones(monkeypatch):
     """A co-op seat's heuristic view is kept while its crosses, "!"/failed rolls, completions, the
     firsts and the mission's status stay the same (bots_coop.coop_view_key). Whole greedy games and a
     planner decision (cloned states) must come out as with a view built afresh for every decision."""
-    from nochmal import bots
+    from nochmal.bots import greedy as bots
 
     def trace():
         out = []
@@ -378,7 +381,7 @@ def test_even_split_is_the_most_even_legal_split(lefts, amount):
     the smallest spread of "!" left, ties by the smallest split; None when no split exists."""
     from itertools import product
 
-    from nochmal.bots_coop import even_split
+    from nochmal.bots.coop_weights import even_split
 
     lefts = tuple(lefts)
     every = [s for s in product(*(range(left + 1) for left in lefts)) if sum(s) == amount]

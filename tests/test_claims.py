@@ -11,10 +11,10 @@ import time
 import pytest
 
 from apptools import TABLE, app, env, keys, no_exception, texts  # noqa: F401 (env: a fixture)
-from nochmal import tableview as tv
-from nochmal.errors import InvalidInputError
-from nochmal.session import GameSession, SeatTakenError
-from nochmal.store import GameStore, MetaConflictError
+from nochmal.ui import tableview as tv
+from nochmal.engine.errors import InvalidInputError
+from nochmal.store.session import GameSession, SeatTakenError
+from nochmal.store.db import GameStore, MetaConflictError
 
 ROUNDS = 100
 
@@ -211,7 +211,7 @@ def test_join_link_opens_the_game_on_a_second_device_ready_to_claim_a_seat(env):
     now = GameSession.load(env, ses.game_id)
     assert now.seat_of_code(seat_code) == 1 and now.meta["seat_codes"]["1"] == seat_code
     # the claimed device enters its own seat only: after seat 1 (the host) has decided
-    from nochmal.dice import Roll
+    from nochmal.engine.dice import Roll
 
     now.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]))
     now.record(next(a for a in now.state.legal_actions(0) if getattr(a, "cells", 0)), seat=0)

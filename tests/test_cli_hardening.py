@@ -20,14 +20,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
-from nochmal import argtypes, cli
-from nochmal.errors import InvalidInputError
-from nochmal.game import play
-from nochmal.policies import get_policy
-from nochmal.session import MAX_EXPORT_BYTES, GameSession, parse_export_bytes
-from nochmal.simulate import make_game
-from nochmal.store import GameStore
-from nochmal.terminal import printable
+from nochmal.cli import args as argtypes
+import nochmal.cli as cli
+from nochmal.engine.errors import InvalidInputError
+from nochmal.engine.game import play
+from nochmal.bots.policies import get_policy
+from nochmal.store.session import MAX_EXPORT_BYTES, GameSession, parse_export_bytes
+from nochmal.analytics.simulate import make_game
+from nochmal.store.db import GameStore
+from nochmal.cli.terminal import printable
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from nochmal.cells import COLOURS, COLUMN_MASKS, COLUMNS
-from nochmal.game import CHANCE, TEAM, TERMINAL, BaseGame, Game, SoloGame, State, replay, solo_band
-from nochmal.moves import PASS, Cross, check_cross
-from nochmal.sheet import get_sheet, sheet_ids
+from nochmal.engine.cells import COLOURS, COLUMN_MASKS, COLUMNS
+from nochmal.engine.game import CHANCE, TEAM, TERMINAL, BaseGame, Game, SoloGame, State, replay, solo_band
+from nochmal.engine.moves import PASS, Cross, check_cross
+from nochmal.engine.sheet import get_sheet, sheet_ids
 
 VERIFIED = tuple(s for s in sheet_ids() if get_sheet(s).provenance == "verified")
 

@@ -16,11 +16,11 @@ import sys
 
 import pytest
 
-from nochmal import cli
-from nochmal.coop import CoopGame
-from nochmal.coopdata import get_tableau, tableau_from_data, tableau_to_toml
-from nochmal.game import play
-from nochmal.policies import random_policy
+import nochmal.cli as cli
+from nochmal.engine.coop import CoopGame
+from nochmal.engine.coopdata import get_tableau, tableau_from_data, tableau_to_toml
+from nochmal.engine.game import play
+from nochmal.bots.policies import random_policy
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,6 @@
-"""Conformance of the co-op game with the shared game contract (``nochmal.game``):
+"""Conformance of the co-op game with the shared game contract (``nochmal.engine.game``):
 1-6 seats x missions 1-5 x the stand-in sheets I-VI x a few seeds, played to the end with
-``nochmal.policies.random_policy`` (and an "eager" test policy that rarely passes, so games
+``nochmal.bots.policies.random_policy`` (and an "eager" test policy that rarely passes, so games
 reach the interim checks and their team decisions).
 
 At every non-chance node: the legal actions are non-empty and sorted (PASS first for a seat),
@@ -16,10 +16,10 @@ import random
 
 import pytest
 
-from nochmal.coop import COOP_SHEETS, CoopGame, RemoveDie, StrikeJokers
-from nochmal.game import TEAM, TERMINAL, State, game_from_config, play, replay
-from nochmal.moves import PASS, Cross
-from nochmal.policies import random_policy
+from nochmal.engine.coop import COOP_SHEETS, CoopGame, RemoveDie, StrikeJokers
+from nochmal.engine.game import TEAM, TERMINAL, State, game_from_config, play, replay
+from nochmal.engine.moves import PASS, Cross
+from nochmal.bots.policies import random_policy
 
 SEEDS = (0, 1, 2)
 

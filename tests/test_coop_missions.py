@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import pytest
 
-from nochmal import decisions
-from nochmal.cells import COLUMN_MASKS, COLUMNS, ROW_MASKS, mask_of, neighbours
-from nochmal.coop import CoopGame
-from nochmal.coopdata import get_tableau, tableau_from_data
-from nochmal.dice import Roll
-from nochmal.game import CHANCE, State
-from nochmal.moves import PASS, Cross
+from nochmal.engine import decisions
+from nochmal.engine.cells import COLUMN_MASKS, COLUMNS, ROW_MASKS, mask_of, neighbours
+from nochmal.engine.coop import CoopGame
+from nochmal.engine.coopdata import get_tableau, tableau_from_data
+from nochmal.engine.dice import Roll
+from nochmal.engine.game import CHANCE, State
+from nochmal.engine.moves import PASS, Cross
 
 Y, G, B, R, O = range(5)
 

@@ -30,16 +30,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
-from nochmal import decisions
-from nochmal.cells import COLUMN_MASKS, COLUMNS, mask_of, neighbours
-from nochmal.coop import COOP_SHEETS, CoopGame, RemoveDie, StrikeJokers, turn_info
-from nochmal.coopdata import N_TURNS, get_tableau, tableau_from_data
-from nochmal.dice import Roll
-from nochmal.errors import DataFileError, IllegalMoveError, InvalidInputError, NochmalError
-from nochmal.game import CHANCE, TEAM, TERMINAL, BaseGame, State, action_to_json, play, replay
-from nochmal.moves import PASS, Cross
-from nochmal.policies import random_policy
-from nochmal.sheet import get_sheet
+from nochmal.engine import decisions
+from nochmal.engine.cells import COLUMN_MASKS, COLUMNS, mask_of, neighbours
+from nochmal.engine.coop import COOP_SHEETS, CoopGame, RemoveDie, StrikeJokers, turn_info
+from nochmal.engine.coopdata import N_TURNS, get_tableau, tableau_from_data
+from nochmal.engine.dice import Roll
+from nochmal.engine.errors import DataFileError, IllegalMoveError, InvalidInputError, NochmalError
+from nochmal.engine.game import CHANCE, TEAM, TERMINAL, BaseGame, State, action_to_json, play, replay
+from nochmal.engine.moves import PASS, Cross
+from nochmal.bots.policies import random_policy
+from nochmal.engine.sheet import get_sheet
 
 Y, G, B, R, O = range(5)  # colours = colour-die faces
 X = 5  # colour joker
@@ -272,7 +272,7 @@ def test_C_TRACK_a_tableau_with_its_own_track_is_followed():
 
 
 def test_C_TRACK_a_track_from_a_tableau_file(tmp_path):
-    from nochmal.coopdata import tableau_to_toml
+    from nochmal.engine.coopdata import tableau_to_toml
 
     track = [2, 2, 1] * 9
     path = tmp_path / "tableau.toml"
@@ -939,7 +939,7 @@ def test_strike_splits_are_every_legal_split_once_in_the_engines_order(lefts, am
     striking more than it has left, each once, largest split first."""
     from itertools import product
 
-    from nochmal.coop import strike_splits
+    from nochmal.engine.coop import strike_splits
 
     got = [a.per_seat for a in strike_splits(tuple(lefts), amount)]
     every = [s for s in product(*(range(left + 1) for left in lefts)) if sum(s) == amount]

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nochmal import userdata
-from nochmal.coopdata import (
+from nochmal.data import userdata
+from nochmal.engine.coopdata import (
     MISSIONS_DIR,
     TABLEAU_KEYS,
     TableauSpec,
@@ -29,8 +29,8 @@ from nochmal.coopdata import (
     tableau_from_data,
     tableau_to_toml,
 )
-from nochmal.errors import DataFileError, NochmalError
-from nochmal.sheet import (
+from nochmal.engine.errors import DataFileError, NochmalError
+from nochmal.engine.sheet import (
     BOARDS_DIR,
     MAX_DATA_FILE_BYTES,
     SheetSpec,

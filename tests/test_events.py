@@ -1,4 +1,4 @@
-"""The event log (``nochmal.events``) and export / import (``nochmal.session``): every event
+"""The event log (``nochmal.store.events``) and export / import (``nochmal.store.session``): every event
 kind validates through the discriminated union, the state is a fold of the events, undo takes
 back the last effective decision and is itself an event, an export imports as the identical
 game, and a tampered export is rejected naming the first bad event with nothing stored."""
@@ -11,12 +11,12 @@ import re
 
 import pytest
 
-from nochmal import RULES_VERSION
-from nochmal.cells import COLOURS, mask_of, names
-from nochmal.coop import CoopGame, StrikeJokers
-from nochmal.coopdata import get_tableau, tableau_from_data
-from nochmal.errors import InvalidInputError, NochmalError
-from nochmal.events import (
+from nochmal.engine.version import RULES_VERSION
+from nochmal.engine.cells import COLOURS, mask_of, names
+from nochmal.engine.coop import CoopGame, StrikeJokers
+from nochmal.engine.coopdata import get_tableau, tableau_from_data
+from nochmal.engine.errors import InvalidInputError, NochmalError
+from nochmal.store.events import (
     EVENT_ADAPTER,
     CrossEvent,
     PassEvent,
@@ -30,10 +30,10 @@ from nochmal.events import (
     fold,
     parse_event,
 )
-from nochmal.game import CHANCE, TEAM
-from nochmal.moves import PASS, Cross
-from nochmal.session import CODE_FIELDS, GameSession, import_game
-from nochmal.store import GameStore
+from nochmal.engine.game import CHANCE, TEAM
+from nochmal.engine.moves import PASS, Cross
+from nochmal.store.session import CODE_FIELDS, GameSession, import_game
+from nochmal.store.db import GameStore
 
 ALL_KINDS = {"roll", "cross", "pass", "strike_jokers", "remove_die", "undo"}
 

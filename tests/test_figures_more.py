@@ -1,4 +1,4 @@
-"""The results helpers of ``nochmal.figures`` used by the Analytics page (pure: no Streamlit)."""
+"""The results helpers of ``nochmal.analytics.figures`` used by the Analytics page (pure: no Streamlit)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import io
 import pandas as pd
 import pytest
 
-from nochmal import figures as F
-from nochmal.sweep import SweepSpec, run_sweep
+from nochmal.analytics import figures as F
+from nochmal.analytics.sweep import SweepSpec, run_sweep
 
 
 @pytest.fixture(scope="module")

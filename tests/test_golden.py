@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from nochmal.game import BaseGame, SoloGame, State
-from nochmal.moves import Cross
+from nochmal.engine.game import BaseGame, SoloGame, State
+from nochmal.engine.moves import Cross
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"

@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apptools import TABLE, app, env, keys, no_exception, texts  # noqa: F401 (env: a fixture)
-from nochmal.coop import CoopGame
-from nochmal.errors import InvalidInputError
-from nochmal.game import CHANCE
-from nochmal.session import (CODE_FIELDS, SEAT_NAME_MAX, GameMeta, GameSession, import_game, read_export_file,
+from nochmal.engine.coop import CoopGame
+from nochmal.engine.errors import InvalidInputError
+from nochmal.engine.game import CHANCE
+from nochmal.store.session import (CODE_FIELDS, SEAT_NAME_MAX, GameMeta, GameSession, import_game, read_export_file,
                              validate_meta)
-from nochmal.store import GameStore
+from nochmal.store.db import GameStore
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCE = "game.json"

@@ -1,6 +1,6 @@
 """``nochmal legal-moves`` answers every line, whatever it holds (issue 17, item 5).
 
-The pure function :func:`nochmal.queries.answer_line` is fuzzed with hypothesis: random bytes,
+The pure function :func:`nochmal.engine.queries.answer_line` is fuzzed with hypothesis: random bytes,
 random JSON values, structural mutations of a valid query, truncations, deep nesting, huge
 numbers, invalid UTF-8 and over-long lines. Every line must get exactly one JSON object with
 "moves" xor "error", the catch-all for unexpected exceptions must never be reached, and rule
@@ -21,9 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
-from nochmal.cells import CELL_NAMES, COLOURS
-from nochmal.queries import MAX_LINE_BYTES, answer_line, legal_cell_sets
-from nochmal.sheet import BOARDS_DIR, MAX_COUNT
+from nochmal.engine.cells import CELL_NAMES, COLOURS
+from nochmal.engine.queries import MAX_LINE_BYTES, answer_line, legal_cell_sets
+from nochmal.engine.sheet import BOARDS_DIR, MAX_COUNT
 
 SENT: collections.Counter = collections.Counter()
 VALID = {"sheet": "standard", "crossed": ["H4", "H5", "G5"], "colour": "blue", "count": 2}

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from nochmal.errors import IllegalMoveError
-from nochmal.moves import PASS, Cross, check_cross, is_legal_cross, legal_moves
-from nochmal.sheet import get_sheet
+from nochmal.engine.errors import IllegalMoveError
+from nochmal.engine.moves import PASS, Cross, check_cross, is_legal_cross, legal_moves
+from nochmal.engine.sheet import get_sheet
 
 VERIFIED = ("standard", "red", "blue", "green", "orange", "purple", "yellow")
 LETTERS = "ygbro"

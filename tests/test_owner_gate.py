@@ -18,13 +18,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptools import APP, HISTORY, no_exception, texts
-from nochmal import access
-from nochmal import tableview as tv
-from nochmal.coopdata import get_tableau, tableau_to_toml
-from nochmal.serve import OWNER_CODE_ENV, OWNER_LOCAL_ENV
-from nochmal.session import GameSession
-from nochmal.sheet import get_sheet, sheet_to_toml
-from nochmal.store import GameStore
+from nochmal.store import access
+from nochmal.ui import tableview as tv
+from nochmal.engine.coopdata import get_tableau, tableau_to_toml
+from nochmal.cli.serve import OWNER_CODE_ENV, OWNER_LOCAL_ENV
+from nochmal.store.session import GameSession
+from nochmal.engine.sheet import get_sheet, sheet_to_toml
+from nochmal.store.db import GameStore
 from nochmal.ui import owner
 
 PAGES = APP.rsplit("/", 1)[0] + "/nochmal/ui/pages"

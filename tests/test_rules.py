@@ -23,13 +23,13 @@ import random
 
 import pytest
 
-from nochmal import decisions
-from nochmal.cells import COLUMN_MASKS, COLUMNS, N_COLS, N_ROWS, mask_of, names
-from nochmal.dice import COLOUR_FACES, NUMBER_FACES, Roll
-from nochmal.errors import IllegalMoveError, InvalidInputError
-from nochmal.game import CHANCE, SOLO_BANDS, BaseGame, SoloGame, replay, solo_band
-from nochmal.moves import PASS, Cross
-from nochmal.sheet import get_sheet
+from nochmal.engine import decisions
+from nochmal.engine.cells import COLUMN_MASKS, COLUMNS, N_COLS, N_ROWS, mask_of, names
+from nochmal.engine.dice import COLOUR_FACES, NUMBER_FACES, Roll
+from nochmal.engine.errors import IllegalMoveError, InvalidInputError
+from nochmal.engine.game import CHANCE, SOLO_BANDS, BaseGame, SoloGame, replay, solo_band
+from nochmal.engine.moves import PASS, Cross
+from nochmal.engine.sheet import get_sheet
 
 Y, G, B, R, O = range(5)  # colours (and colour-die faces)
 X = 5  # colour-die joker

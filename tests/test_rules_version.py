@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from nochmal import RULES_VERSION, SUPPORTED_RULES_VERSIONS
-from nochmal.coop import CoopGame
-from nochmal.dice import Roll
-from nochmal.errors import InvalidInputError
-from nochmal.game import CHANCE, BaseGame, game_from_config
-from nochmal.moves import PASS, Cross
-from nochmal.session import GameSession, import_game
-from nochmal.store import GameStore
+from nochmal.engine.version import RULES_VERSION
+from nochmal.engine.version import SUPPORTED_RULES_VERSIONS
+from nochmal.engine.coop import CoopGame
+from nochmal.engine.dice import Roll
+from nochmal.engine.errors import InvalidInputError
+from nochmal.engine.game import CHANCE, BaseGame, game_from_config
+from nochmal.engine.moves import PASS, Cross
+from nochmal.store.session import GameSession, import_game
+from nochmal.store.db import GameStore
 
 Y, G, B = 0, 1, 2
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from nochmal.sheet import control_character, get_sheet
+from nochmal.engine.sheet import control_character, get_sheet
 from nochmal.ui.safe import WORD_JOINER, code, html_text, md, visible
 from nochmal.ui.sheetview import sheet_html
 

@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from nochmal.serve import OWNER_CODE_ENV, OWNER_LOCAL_ENV, announcement
+from nochmal.cli.serve import OWNER_CODE_ENV, OWNER_LOCAL_ENV, announcement
 
 CODE_LINE = re.compile(r"^Owner code for settings: (\S+) \((.*)\)$")
 LINK = re.compile(r"^open (http://\S+) on another device$")

@@ -1,5 +1,5 @@
-"""The game store under the session layer (``nochmal.session.GameSession`` over
-``nochmal.store.GameStore``): crash safety with SIGKILLed writer processes, two writers on one
+"""The game store under the session layer (``nochmal.store.session.GameSession`` over
+``nochmal.store.db.GameStore``): crash safety with SIGKILLed writer processes, two writers on one
 game (optimistic concurrency), corrupt files. Real SQLite files, real subprocesses, no mocks."""
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ import time
 
 import pytest
 
-from nochmal.coop import CoopGame
-from nochmal.dice import Roll
-from nochmal.errors import IllegalMoveError, NochmalError
-from nochmal.events import action_of, parse_event
-from nochmal.game import CHANCE, action_to_json
-from nochmal.moves import PASS, Cross
-from nochmal.session import GameSession, digital_roll
-from nochmal.store import ConflictError, GameStore, StoreError
+from nochmal.engine.coop import CoopGame
+from nochmal.engine.dice import Roll
+from nochmal.engine.errors import IllegalMoveError, NochmalError
+from nochmal.store.events import action_of, parse_event
+from nochmal.engine.game import CHANCE, action_to_json
+from nochmal.engine.moves import PASS, Cross
+from nochmal.store.session import GameSession, digital_roll
+from nochmal.store.db import ConflictError, GameStore, StoreError
 
 HELPERS = pathlib.Path(__file__).parent / "helpers"
 WRITER = HELPERS / "session_writer.py"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from nochmal.errors import DataFileError
-from nochmal.schema import SCHEMAS_DIR, schema_text, schemas, write_schemas
-from nochmal.sheet import (
+from nochmal.engine.errors import DataFileError
+from nochmal.data.schema import SCHEMAS_DIR, schema_text, schemas, write_schemas
+from nochmal.engine.sheet import (
     BOARDS_DIR,
     SheetSpec,
     check_invariants,
@@ -193,7 +193,7 @@ def test_published_schemas_are_up_to_date():
     assert "sheet.schema.json" in generated
     for name, schema in generated.items():
         path = SCHEMAS_DIR / name
-        hint = f"{path} is out of date: regenerate it with `python -m nochmal.schema`"
+        hint = f"{path} is out of date: regenerate it with `python -m nochmal.data.schema`"
         assert path.is_file(), hint
         assert path.read_text(encoding="utf-8") == schema_text(schema), hint
     stale = {p.name for p in SCHEMAS_DIR.glob("*.schema.json")} - set(generated)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from nochmal.cells import CELL_NAMES, mask_of
-from nochmal.sheet import get_sheet
+from nochmal.engine.cells import CELL_NAMES, mask_of
+from nochmal.engine.sheet import get_sheet
 from nochmal.ui.sheetview import sheet_html
 
 

@@ -1,4 +1,4 @@
-"""Tests for nochmal.store: real SQLite files in tmp_path, real subprocesses, no mocks."""
+"""Tests for nochmal.store.db: real SQLite files in tmp_path, real subprocesses, no mocks."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nochmal.store import (
+from nochmal.store.db import (
     SCHEMA_VERSION,
     ConflictError,
     GameInfo,

@@ -1,4 +1,4 @@
-"""Tests for nochmal.userdata: sheets and tableaus entered by owners of the printed game.
+"""Tests for nochmal.data.userdata: sheets and tableaus entered by owners of the printed game.
 
 Every test writes into a temporary NOCHMAL_HOME; nothing is mocked.
 """
@@ -10,13 +10,13 @@ import tomllib
 
 import pytest
 
-from nochmal import userdata
-from nochmal.coop import CoopGame
-from nochmal.coopdata import MISSIONS_DIR, TABLEAU_KEYS, get_tableau, tableau_path, user_tableaus_dir
-from nochmal.errors import DataFileError, InvalidInputError, NochmalError
-from nochmal.game import play
-from nochmal.policies import random_policy
-from nochmal.sheet import BOARDS_DIR, get_sheet, sheet_ids, sheet_paths, user_boards_dir
+from nochmal.data import userdata
+from nochmal.engine.coop import CoopGame
+from nochmal.engine.coopdata import MISSIONS_DIR, TABLEAU_KEYS, get_tableau, tableau_path, user_tableaus_dir
+from nochmal.engine.errors import DataFileError, InvalidInputError, NochmalError
+from nochmal.engine.game import play
+from nochmal.bots.policies import random_policy
+from nochmal.engine.sheet import BOARDS_DIR, get_sheet, sheet_ids, sheet_paths, user_boards_dir
 
 STANDARD_ROWS = [
     "gggyyyyGbbbOyyy",

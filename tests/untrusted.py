@@ -2,7 +2,7 @@
 
 Every free-text field holds a payload: the title, every seat name, each event's ``by``, a user
 sheet's name and source, and the file name (= id) of a broken user sheet. The game comes into
-a store through the real import path (:func:`nochmal.session.import_game`).
+a store through the real import path (:func:`nochmal.store.session.import_game`).
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from nochmal import tableview as tv
-from nochmal.game import CHANCE, TEAM
-from nochmal.moves import PASS, Cross
-from nochmal.session import GameSession, import_game
-from nochmal.sheet import SheetSpec, get_sheet, sheet_to_toml
-from nochmal.store import GameStore
+from nochmal.ui import tableview as tv
+from nochmal.engine.game import CHANCE, TEAM
+from nochmal.engine.moves import PASS, Cross
+from nochmal.store.session import GameSession, import_game
+from nochmal.engine.sheet import SheetSpec, get_sheet, sheet_to_toml
+from nochmal.store.db import GameStore
 
 LEAK = "127.0.0.1:9/"  # nothing listens there: a request to it is the leak the payloads try
 #: one per seat (a seat name has at most 40 characters)

@@ -6,7 +6,7 @@ rollout values. ``compare`` then replays the planner's choice rules on those num
 sees a random subset of the rollouts (as many as its work budget buys) and its choice is scored
 by the *other* rollouts (held out), as gain over greedy's choice. Averaged over positions and
 splits, that is the expected value a rule adds to one decision, with far less noise than whole
-games. The selection uses :func:`nochmal.bots._clearly_better`, the planner's own test.
+games. The selection uses :func:`nochmal.bots.planner._clearly_better`, the planner's own test.
 
     python tools/planner_proxy.py collect --seats 3-6 --positions 80 --out proxy36.json
     python tools/planner_proxy.py compare proxy36.json
@@ -21,10 +21,11 @@ import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from nochmal.bots import (COOP_PLAN_WORK, PASS, PlannerConfig, _clearly_better, _weights_for, greedy_policy,
-                          ranked_moves, rollout, team_choices, team_choosing)
-from nochmal.sweep import parse_range
-from nochmal.coop import CoopGame
+from nochmal.bots.greedy import _weights_for, greedy_policy, ranked_moves, team_choices, team_choosing
+from nochmal.bots.planner import COOP_PLAN_WORK, PlannerConfig, _clearly_better, rollout
+from nochmal.engine.moves import PASS
+from nochmal.analytics.sweep import parse_range
+from nochmal.engine.coop import CoopGame
 
 
 def _decision(k: int, seats: list[int], kind: str):

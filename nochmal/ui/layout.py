@@ -1,4 +1,5 @@
-"""Page setup, navigation and the shared sidebar."""
+"""Page setup, navigation (the pages, switching between them, the open game or a way to
+open one) and the shared sidebar."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import streamlit as st
 
 from . import owner, state
 from .safe import code, md
-from .widgets import join_info
+from .panels.join import join_info
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
 
@@ -50,3 +51,23 @@ def sidebar() -> None:
                 join_info(ses, key="sidebar-join")
             elif state.my_seat() is not None:
                 st.caption(f"This device plays seat {state.my_seat() + 1}: {md(ses.seat_names[state.my_seat()])}")
+
+
+def game_or_stop():
+    """The open game, or a hint where to open one (and stop the page)."""
+    opened = state.open_game()
+    if opened is None:
+        if st.session_state.get("access_note"):
+            st.warning(st.session_state["access_note"])
+        st.info("No game is open. Start a new one or open one with its id and code on the **Start** page.")
+        st.page_link(str(PAGES_DIR / "start.py"), label="Go to Start", icon="🏁")
+        st.stop()
+    return opened
+
+
+def follow_goto() -> None:
+    """Switch page if a callback asked for it (st.switch_page cannot run inside a callback);
+    the open game's URL query goes along."""
+    target = st.session_state.pop("goto", None)
+    if target:
+        st.switch_page(PAGES_DIR / f"{target}.py", query_params=st.query_params.to_dict())

@@ -10,7 +10,7 @@ imported sheet, tableau and game files). Reading stays open to everybody.
 * Another device types the code once into the owner-code field of those pages (or opens the
   link ``/?owner=CODE`` that ``nochmal serve`` prints); it is remembered for that browser
   session. Codes are compared in constant time and wrong ones are throttled per client address
-  (:class:`nochmal.access.Throttle`: 10 wrong in a minute, then a minute's wait).
+  (:class:`nochmal.store.access.Throttle`: 10 wrong in a minute, then a minute's wait).
 
 Every write path calls :func:`refusal` in its callback (a hidden or disabled button is not the
 guard), and shows :func:`owner_gate` where the field belongs.
@@ -26,9 +26,9 @@ import threading
 
 import streamlit as st
 
-from nochmal import access
-from nochmal.serve import OWNER_CODE_ENV as ENV_CODE
-from nochmal.serve import OWNER_LOCAL_ENV as ENV_LOCAL
+from nochmal.store import access
+from nochmal.cli.serve import OWNER_CODE_ENV as ENV_CODE
+from nochmal.cli.serve import OWNER_LOCAL_ENV as ENV_LOCAL
 
 #: Session-state keys: the code accepted for this browser session, the field, the last message.
 SESSION_KEY = "owner_code"

@@ -34,7 +34,7 @@ _TEXT_TRANSFORMS = re.compile(r"(?<=:)(?=[/\w+-])|(?<=www)(?=\.)|(?=@)|(?<=[<>~-
                               re.IGNORECASE)
 
 
-#: what :func:`visible` replaces: the characters :func:`nochmal.sheet.control_character` refuses
+#: what :func:`visible` replaces: the characters :func:`nochmal.engine.sheet.control_character` refuses
 #: in names (C0, DEL, C1, line and paragraph separators, bidi controls, lone surrogates)
 _INVISIBLE_RE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
 

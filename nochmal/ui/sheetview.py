@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..cells import COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS
-from ..sheet import Sheet
+from nochmal.engine.cells import COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS
+from nochmal.engine.sheet import Sheet
 from .safe import html_text as escape
 
 PALETTE = {  # fill, text

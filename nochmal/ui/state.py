@@ -6,9 +6,9 @@ loses nothing and entries from other devices show up. The open game is named in 
 (``?game=ID&code=CODE[&seat=N]`` for the host and seat codes, ``?game=ID&join=TOKEN`` for a
 device that opened the join link and has not claimed a seat yet), so a reload keeps it.
 
-Every code in a URL or a form is checked by :func:`nochmal.session.open_with_code`: in constant
+Every code in a URL or a form is checked by :func:`nochmal.store.session.open_with_code`: in constant
 time, and wrong guesses are throttled per client (its IP address) and per game by one
-:class:`~nochmal.access.Throttle` of the server.
+:class:`~nochmal.store.access.Throttle` of the server.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import uuid
 
 import streamlit as st
 
-from ..access import Throttle
-from ..session import AccessError, GameSession, Opened, TooManyGuessesError, open_with_code
-from ..store import GameStore, default_store_path
+from nochmal.store.access import Throttle
+from nochmal.store.session import AccessError, GameSession, Opened, TooManyGuessesError, open_with_code
+from nochmal.store.db import GameStore, default_store_path
 
 DEFAULTS = {
     "colourblind": False,

@@ -12,7 +12,7 @@ import tomllib
 import pytest
 from playwright.sync_api import expect
 
-from nochmal.sheet import get_sheet
+from nochmal.engine.sheet import get_sheet
 
 pytestmark = pytest.mark.browser
 

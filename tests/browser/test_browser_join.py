@@ -14,9 +14,9 @@ import pytest
 from playwright.sync_api import expect
 from test_browser_play import press  # the same tap as the play tests (waits for the page first)
 
-from nochmal import tableview as tv
-from nochmal.session import GameSession
-from nochmal.store import GameStore
+from nochmal.ui import tableview as tv
+from nochmal.store.session import GameSession
+from nochmal.store.db import GameStore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -48,7 +48,9 @@ def test_cli_import_json_path_opens_the_game_as_host_and_its_join_link_claims_a_
     assert urlparse(page.url).path == "/table"
 
     # its join link, opened on another device, is ready to claim a seat
-    link = page.locator(".st-key-sidebar-join-link").inner_text().strip()
+    link_box = page.locator(".st-key-sidebar-join-link")
+    expect(link_box).to_contain_text("join=")  # drawn after the page's first elements: wait for it
+    link = link_box.inner_text().strip()
     imported = GameSession.load(store, answer["id"])
     assert link == app_url + imported.join_url_path()
     phone = new_page()

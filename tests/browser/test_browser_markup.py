@@ -1,6 +1,6 @@
 """No page renders what a user or a file supplied as HTML or Markdown (issue 17), in chromium.
 
-A game is imported (``nochmal.session.import_game``, the path of ``games import`` and the
+A game is imported (``nochmal.store.session.import_game``, the path of ``games import`` and the
 History page) with markup in its title, every seat name and the ``by`` of its events; the
 user boards folder holds a sheet with markup in its name and source and a broken file whose
 name is markup. Every page is opened as the game's host, and a page must hold no element the
@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 import untrusted as u  # tests/untrusted.py: the markup game and sheets (tests/ is on the path, as for apptools)
-from nochmal.store import GameStore
+from nochmal.store.db import GameStore
 from nochmal.ui.safe import WORD_JOINER
 
 pytestmark = pytest.mark.browser

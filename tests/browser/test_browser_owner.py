@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from nochmal.serve import network_address
-from nochmal.sheet import get_sheet
+from nochmal.cli.serve import network_address
+from nochmal.engine.sheet import get_sheet
 
 pytestmark = pytest.mark.browser
 

@@ -19,14 +19,14 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from nochmal import tableview as tv
-from nochmal.bots import greedy_policy
-from nochmal.cells import COLUMNS, names
-from nochmal.dice import Roll
-from nochmal.game import CHANCE
-from nochmal.moves import PASS, Cross
-from nochmal.session import GameSession
-from nochmal.store import GameStore
+from nochmal.ui import tableview as tv
+from nochmal.bots.greedy import greedy_policy
+from nochmal.engine.cells import COLUMNS, names
+from nochmal.engine.dice import Roll
+from nochmal.engine.game import CHANCE
+from nochmal.engine.moves import PASS, Cross
+from nochmal.store.session import GameSession
+from nochmal.store.db import GameStore
 
 pytestmark = pytest.mark.browser
 

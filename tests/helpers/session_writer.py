@@ -1,5 +1,5 @@
 """Crash-safety helper for tests/test_session_store.py: play a digital co-op game through
-:class:`nochmal.session.GameSession`, acknowledging every recorded event.
+:class:`nochmal.store.session.GameSession`, acknowledging every recorded event.
 
 Usage: python session_writer.py DB_PATH SEED PLAYERS MISSION [--retry-conflicts]
 
@@ -27,21 +27,21 @@ if str(ROOT) not in sys.path:
 
 def choose(state, seed: int, n_events: int):
     """The deterministic choice for event number ``n_events`` (random policy, seeded)."""
-    from nochmal.policies import random_policy
+    from nochmal.bots.policies import random_policy
 
     return random_policy(state, random.Random(f"writer-{seed}-{n_events}"))
 
 
 def make_game(players: int, mission: int):
-    from nochmal.coop import CoopGame
+    from nochmal.engine.coop import CoopGame
 
     return CoopGame.create(players, mission)
 
 
 def expected_actions(seed: int, players: int, mission: int, game_seed: int) -> list[dict]:
     """Every action (JSON) the writer records for this game, computed without a store."""
-    from nochmal.game import action_to_json
-    from nochmal.session import digital_roll
+    from nochmal.engine.game import action_to_json
+    from nochmal.store.session import digital_roll
 
     game = make_game(players, mission)
     st = game.new_state()
@@ -63,8 +63,8 @@ def say(text: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    from nochmal.session import GameSession
-    from nochmal.store import ConflictError, GameStore
+    from nochmal.store.session import GameSession
+    from nochmal.store.db import ConflictError, GameStore
 
     db_path, seed, players, mission = argv[1], int(argv[2]), int(argv[3]), int(argv[4])
     retry = "--retry-conflicts" in argv[5:]

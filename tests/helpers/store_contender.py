@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:
 
 
 def main(argv: list[str]) -> int:
-    from nochmal.store import ConflictError, GameStore
+    from nochmal.store.db import ConflictError, GameStore
 
     db_path, game_id, n_appends, name, go_file, think = argv[1:7]
     n_appends, think = int(n_appends), float(think)

@@ -30,7 +30,7 @@ def body_for(seq: int) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    from nochmal.store import GameStore
+    from nochmal.store.db import GameStore
 
     db_path, game_id, max_events = argv[1], argv[2], int(argv[3])
     with GameStore(db_path) as store:

@@ -3,7 +3,7 @@
 Results come from a small sweep run here (a local process pool), from a results file written by
 ``nochmal sweep`` (uploaded, or a path on this machine), or from the calibration sweep shipped
 in ``docs/``. They are kept in session state as plain rows (a list of dicts). Every figure is a
-pure function of ``nochmal.figures``; this page only chooses, explains and shows them.
+pure function of ``nochmal.analytics.figures``; this page only chooses, explains and shows them.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from nochmal import figures as F
-from nochmal import userdata
-from nochmal import RULES_VERSION
-from nochmal.calibrate import calibration_report, results_rules_versions, win_table
-from nochmal.coopdata import get_tableau, tableau_to_toml
-from nochmal.errors import NochmalError
-from nochmal.sheet import REPO_ROOT, get_sheet, user_boards_dir
-from nochmal.sweep import SweepSpec, read_rows, run_sweep
+from nochmal.analytics import figures as F
+from nochmal.data import userdata
+from nochmal.engine.version import RULES_VERSION
+from nochmal.analytics.calibrate import calibration_report, results_rules_versions, win_table
+from nochmal.engine.coopdata import get_tableau, tableau_to_toml
+from nochmal.engine.errors import NochmalError
+from nochmal.engine.sheet import REPO_ROOT, get_sheet, user_boards_dir
+from nochmal.analytics.sweep import SweepSpec, read_rows, run_sweep
 from nochmal.ui import owner
 from nochmal.ui.safe import code, md
 

@@ -1,13 +1,17 @@
 """History: every event of the open game, undo, export and import."""
 
+import json
+
 import streamlit as st
 
-from nochmal import tableview as tv
-from nochmal.errors import NochmalError
-from nochmal.events import describe
-from nochmal.session import MAX_EXPORT_BYTES, import_game, parse_export_bytes
-from nochmal.store import StoreError
-from nochmal.ui import owner, state, widgets
+from nochmal.ui import tableview as tv
+from nochmal.engine.errors import NochmalError
+from nochmal.store.events import describe
+from nochmal.store.session import MAX_EXPORT_BYTES, import_game, parse_export_bytes
+from nochmal.store.db import StoreError
+from nochmal.ui import owner, state
+from nochmal.ui.layout import follow_goto
+from nochmal.ui.panels.undo import live_refresh, undo_button
 from nochmal.ui.safe import code, md
 
 ss = st.session_state
@@ -41,7 +45,7 @@ def _import() -> None:
                            f"{code(ses.meta['host_code'])}, {ses.n_events} events.")
 
 
-widgets.follow_goto()
+follow_goto()
 st.title("📜 History")
 state.show_flash()
 
@@ -54,7 +58,7 @@ else:
     in_force = {ev.seq for ev in tv.effective_events(events)}
     st.subheader(md(ses.title))
     st.caption(f"id {code(ses.game_id)} · {len(events)} events · {len(in_force)} decisions in force")
-    widgets.undo_button(ses, access, key="hist-undo")
+    undo_button(ses, access, key="hist-undo")
     if not events:
         st.caption("No events yet.")
     lines = []
@@ -68,12 +72,12 @@ else:
         with st.container(height=min(600, 40 + 28 * len(lines)), key="event-list"):
             st.markdown("  \n".join(lines))
     if access == "host":
-        st.download_button("Export this game (JSON)", data=widgets.export_json(ses),
+        st.download_button("Export this game (JSON)", data=json.dumps(ses.export(), indent=1),
                            file_name=f"nochmal-{ses.game_id}.json", mime="application/json", key="export-btn",
                            icon="⬇️", on_click="ignore")
     else:
         st.caption("Export is for the host device (the file holds the whole game; it carries no codes).")
-    widgets.live_refresh(ses.game_id, ses.n_events)
+    live_refresh(ses.game_id, ses.n_events)
 
 st.markdown("##### Import a game")
 st.caption("An exported file becomes a new game with new codes. Every event is checked and replayed first; "

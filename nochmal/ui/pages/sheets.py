@@ -1,17 +1,17 @@
 """Sheets: every sheet with its provenance, and digitizing a printed sheet (paste or paint).
 
-The page only arranges widgets; parsing, validation and files are ``nochmal.userdata``'s job.
+The page only arranges widgets; parsing, validation and files are ``nochmal.data.userdata``'s job.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from nochmal import userdata
-from nochmal.cells import COLOUR_LETTERS, COLOURS, COLUMNS, N_COLS, N_ROWS, cell_name
-from nochmal.errors import NochmalError
-from nochmal.sheet import get_sheet, sheet_ids, sheet_to_toml
-from nochmal.sheet import MAX_DATA_FILE_BYTES
+from nochmal.data import userdata
+from nochmal.engine.cells import COLOUR_LETTERS, COLOURS, COLUMNS, N_COLS, N_ROWS, cell_name
+from nochmal.engine.errors import NochmalError
+from nochmal.engine.sheet import get_sheet, sheet_ids, sheet_to_toml
+from nochmal.engine.sheet import MAX_DATA_FILE_BYTES
 from nochmal.ui import owner
 from nochmal.ui.safe import code, md, visible
 from nochmal.ui.sheetview import PALETTE, sheet_html

@@ -2,15 +2,19 @@
 
 import streamlit as st
 
-from nochmal import policies
-from nochmal import tableview as tv
-from nochmal.coopdata import TABLEAU_KEYS, get_mission, get_tableau, load_missions
-from nochmal.errors import NochmalError
-from nochmal.plan import team_plan
-from nochmal.session import AccessError, GameSession, TooManyGuessesError, format_short_code
-from nochmal.sheet import get_sheet, sheet_ids
-from nochmal.store import StoreError
-from nochmal.ui import state, widgets
+from nochmal.bots import policies
+from nochmal.ui import tableview as tv
+from nochmal.engine.coopdata import TABLEAU_KEYS, get_mission, get_tableau, load_missions
+from nochmal.engine.errors import NochmalError
+from nochmal.bots.plan import team_plan
+from nochmal.store.session import AccessError, GameSession, TooManyGuessesError, format_short_code
+from nochmal.engine.sheet import get_sheet, sheet_ids
+from nochmal.store.db import StoreError
+from nochmal.engine.game import variant
+from nochmal.ui import state
+from nochmal.ui.layout import follow_goto
+from nochmal.ui.panels.join import join_info, seat_claim
+from nochmal.ui.panels.team_plan import team_plan_panel
 from nochmal.ui.safe import code, md
 
 ss = st.session_state
@@ -39,15 +43,15 @@ def _defaults() -> None:
     ss.setdefault("new-mission", 1)
     for i in range(6):
         ss.setdefault(f"new-name-{i}", f"Player {i + 1}")
-        ss.setdefault(f"new-sheet-{i}", tv.default_sheets(ss["new-mode"], 6)[i])
+        ss.setdefault(f"new-sheet-{i}", variant(ss["new-mode"]).default_sheets(6)[i])
         ss.setdefault(f"new-bot-{i}", "human")
 
 
 def _mode_changed() -> None:
-    mode = ss["new-mode"]
-    lo, hi = tv.MODE_SEATS[mode]
+    rules = variant(ss["new-mode"])
+    lo, hi = rules.min_seats, rules.max_seats
     ss["new-players"] = min(max(int(ss.get("new-players") or lo), lo), hi)
-    for i, sheet in enumerate(tv.default_sheets(mode, 6)):
+    for i, sheet in enumerate(rules.default_sheets(6)):
         ss[f"new-sheet-{i}"] = sheet
 
 
@@ -140,7 +144,7 @@ def _delete() -> None:
 
 
 def _plan_preview(n: int, sheets: list, mission: int, kind: str) -> None:
-    """The team plan for the mission, players and sheets chosen so far (nochmal.plan)."""
+    """The team plan for the mission, players and sheets chosen so far (nochmal.bots.plan)."""
     names = [(ss.get(f"new-name-{i}") or "").strip() or f"Player {i + 1}" for i in range(n)]
     bots = [kind == "digital" and ss.get(f"new-bot-{i}", "human") != "human" for i in range(n)]
     with st.expander("Team plan for this mission", expanded=True):
@@ -149,11 +153,11 @@ def _plan_preview(n: int, sheets: list, mission: int, kind: str) -> None:
         except NochmalError as err:
             st.caption(f"No team plan for these choices: {md(err)}")
             return
-        widgets.team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
+        team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
 
 
 # --------------------------------------------------------------------------- the page
-widgets.follow_goto()
+follow_goto()
 _defaults()
 st.title("🎲 Noch mal! — mission leader")
 state.show_flash()
@@ -167,9 +171,9 @@ if opened is not None:
         st.markdown(f"**Open game:** {md(ses.title)} · id {code(ses.game_id)} · "
                     f"{'host (all seats)' if access == 'host' else 'joined device'}")
         if access == "host":
-            widgets.join_info(ses, key="start-join")
+            join_info(ses, key="start-join")
         if access == "seat" and state.my_seat() is None:
-            widgets.seat_claim(ses)
+            seat_claim(ses)
         with st.container(horizontal=True):
             st.button("Go to the table", key="goto-table", type="primary", icon="🎲", on_click=state.goto,
                       args=("table",))
@@ -182,7 +186,8 @@ with tab_new:
     st.radio("Mode", list(MODE_LABELS), format_func=MODE_LABELS.get, key="new-mode", horizontal=True,
              on_change=_mode_changed)
     mode, kind = ss["new-mode"], ss["new-kind"]
-    lo, hi = tv.MODE_SEATS[mode]
+    rules = variant(mode)
+    lo, hi = rules.min_seats, rules.max_seats
     if ss.get("new-players") not in range(lo, hi + 1):
         ss["new-players"] = min(max(int(ss.get("new-players") or lo), lo), hi)
     n = st.selectbox("Players", list(range(lo, hi + 1)), key="new-players")
@@ -202,7 +207,7 @@ with tab_new:
         cols = st.columns([3, 3, 2] if kind == "digital" else [3, 3])
         cols[0].text_input(f"Name of seat {i + 1}", key=f"new-name-{i}", max_chars=30)
         if ss.get(f"new-sheet-{i}") not in all_sheets:
-            ss[f"new-sheet-{i}"] = tv.default_sheets(mode, 6)[i]
+            ss[f"new-sheet-{i}"] = rules.default_sheets(6)[i]
         cols[1].selectbox(f"Sheet of seat {i + 1}", all_sheets, format_func=sheet_label, key=f"new-sheet-{i}")
         if kind == "digital":
             cols[2].selectbox(f"Seat {i + 1} plays as", list(PLAYER_TYPES), format_func=PLAYER_TYPES.get,
@@ -220,7 +225,7 @@ with tab_new:
                    ") are generated look-alikes, **not the printed sheets** of the game: their layouts are not "
                    "public. Sheets marked *verified* match the printed sheet; *user* sheets were entered by you.")
 
-    if mode == "coop":
+    if rules.has_mission:
         missions = load_missions()
         st.selectbox("Mission", sorted(missions), key="new-mission",
                      format_func=lambda m: f"{m} — {missions[m].name}")

@@ -3,12 +3,26 @@ move entry, penalties, mission progress, undo and the outcome."""
 
 import streamlit as st
 
-from nochmal import tableview as tv
-from nochmal.errors import NochmalError
-from nochmal.game import CHANCE, TEAM
-from nochmal.plan import team_plan
-from nochmal.store import ConflictError, StoreError
-from nochmal.ui import state, widgets
+from nochmal.ui import tableview as tv
+from nochmal.engine.errors import NochmalError
+from nochmal.engine.game import CHANCE, TEAM
+from nochmal.bots.plan import team_plan
+from nochmal.store.db import ConflictError, StoreError
+from nochmal.ui import state
+from nochmal.ui.actions import CONFLICT_TEXT, roll_key, run_action
+from nochmal.ui.labels import seat_label
+from nochmal.ui.layout import follow_goto, game_or_stop
+from nochmal.ui.panels.advisor import advisor_panel, selection_ctx
+from nochmal.ui.panels.decision import decision_panel
+from nochmal.ui.panels.dice import dice_entry, dice_panel, roll_button
+from nochmal.ui.panels.join import seat_claim
+from nochmal.ui.panels.mission import mission_panel
+from nochmal.ui.panels.move_entry import move_controls, reset_picks
+from nochmal.ui.panels.outcome import outcome_panel
+from nochmal.ui.panels.seats import seat_sheets, seat_status_html
+from nochmal.ui.panels.team_plan import team_plan_panel
+from nochmal.ui.panels.track import turn_track
+from nochmal.ui.panels.undo import live_refresh, undo_button
 from nochmal.ui.safe import md
 
 ss = st.session_state
@@ -19,32 +33,32 @@ def _let_bots_play() -> None:
         n = tv.play_bots(ses)
         return f"Bots made {n} move{'s' * (n != 1)}." if n else "No bot has to move now."
 
-    widgets.run_action(do)
+    run_action(do)
 
 
-widgets.follow_goto()
+follow_goto()
 if "advisor-on" in ss:  # keep the advisor's switch while the page shows no roll to advise on
     ss["advisor-on"] = ss["advisor-on"]
-ses, access = widgets.game_or_stop()
+ses, access = game_or_stop()
 names = ses.seat_names
 n_seats = ses.game.n_seats
 bots = ses.meta.get("bots") or [None] * n_seats
 kind = ses.meta.get("kind", "companion")
 device_seat = state.my_seat()
 colourblind = bool(ss.get("colourblind"))
-mode = ses.game.mode
+game = ses.game
 
 st.subheader(md(ses.title))
-facts = [{"coop": "co-op", "base": "base game", "solo": "solo"}[mode], md(kind)]
-if mode == "coop":
-    facts.append(f"mission {ses.game.mission.id} — {md(ses.game.mission.name)}")
+facts = [game.title, md(kind)]
+if game.has_mission:
+    facts.append(f"mission {game.mission.id} — {md(game.mission.name)}")
 facts.append("this device: " + ("host, enters for every seat" if access == "host" else
                                 f"seat {device_seat + 1} ({md(names[device_seat])})" if device_seat is not None
                                 else "joined, no seat yet"))
 st.caption(" · ".join(facts))
 if access == "seat" and device_seat is None:
     with st.container(border=True):
-        widgets.seat_claim(ses)
+        seat_claim(ses)
 
 # ---- bots (digital games) ----------------------------------------------------------------
 if kind == "digital" and any(bots) and not ses.state.is_terminal():
@@ -55,7 +69,7 @@ if kind == "digital" and any(bots) and not ses.state.is_terminal():
                 tv.play_bots(ses)
             except ConflictError:
                 ses.refresh()
-                st.warning(widgets.CONFLICT_TEXT)
+                st.warning(CONFLICT_TEXT)
             except (NochmalError, StoreError) as err:
                 st.error(f"A bot could not move: {md(err)}")
     elif not auto:
@@ -66,30 +80,30 @@ gs = ses.state  # the position (after any bot moves)
 events = ses.events
 
 # ---- where we are ------------------------------------------------------------------------
-if mode == "coop":
-    widgets.turn_track(gs, names)
-elif mode == "solo":
-    st.markdown(f"**Roll {min(gs.roll_index + 1, ses.game.n_rolls)} of {ses.game.n_rolls}**")
+if game.has_turn_track:
+    turn_track(gs, names)
+elif game.n_rolls:
+    st.markdown(f"**Roll {min(gs.roll_index + 1, game.n_rolls)} of {game.n_rolls}**")
 else:
-    st.markdown(f"**Roll {gs.roll_index + 1}** · active: {widgets.seat_label(names, gs.active)}")
+    st.markdown(f"**Roll {gs.roll_index + 1}** · active: {seat_label(names, gs.active)}")
 
-if mode == "coop":
+if game.has_mission:
     with st.expander("Team plan", expanded=gs.roll_index == 0 and not gs.is_terminal()):
-        widgets.team_plan_panel(team_plan(ses.game), names, digital=kind == "digital", bots=bots)
+        team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
 
 state.show_flash()
 entry_seat = None
 
 if gs.is_terminal():
-    widgets.outcome_panel(gs, names)
+    outcome_panel(gs, names)
 elif gs.current_player() == TEAM:
     if access == "host" or device_seat is not None:
-        widgets.decision_panel(gs, names)
+        decision_panel(gs, names)
     else:
         st.info("The team decides a penalty now.")
 elif gs.current_player() == CHANCE:
-    nc, nn = ses.game.dice_in_play(gs)
-    roller = widgets.seat_label(names, gs.active)
+    nc, nn = game.dice_in_play(gs)
+    roller = seat_label(names, gs.active)
     allowed = access == "host" or device_seat == gs.active
     with st.container(border=True, key="dice-area"):
         if kind == "digital":
@@ -97,48 +111,48 @@ elif gs.current_player() == CHANCE:
                 st.info(f"{roller} 🤖 rolls next.")
             else:
                 st.markdown(f"**{roller}** is active and rolls ({nc} colour + {nn} number dice).")
-                widgets.roll_button(allowed, widgets.roll_key(gs))
+                roll_button(allowed, roll_key(gs))
         else:
             st.caption(f"{roller} is active and rolls {nc} colour + {nn} number dice.")
-            widgets.dice_entry(nc, nn, allowed, widgets.roll_key(gs))
+            dice_entry(nc, nn, allowed, roll_key(gs))
 else:
     with st.container(border=True, key="dice-area"):
-        widgets.dice_panel(gs, names, bots, events)
+        dice_panel(gs, names, bots, events)
     deciding = tv.seats_to_decide(gs)
     mine = [s for s in deciding if tv.can_enter(access, device_seat, s) and not bots[s]]
     with st.container(key="advisor-slot"):  # one element whatever it shows: the entry below keeps its place
-        widgets.advisor_panel(ses, gs, mine, names)
+        advisor_panel(ses, gs, mine, names)
     if mine:
         if len(mine) > 1:
             if ss.get("entry-seat") not in mine:
                 ss["entry-seat"] = mine[0]
             entry_seat = st.segmented_control("Entering for", mine, key="entry-seat", required=True,
-                                              format_func=lambda s: widgets.seat_label(names, s))
+                                              format_func=lambda s: seat_label(names, s))
             if entry_seat is None:
                 entry_seat = mine[0]
         else:
             entry_seat = mine[0]
-        ctx = widgets.selection_ctx(ses.game_id, entry_seat, gs)
+        ctx = selection_ctx(ses.game_id, entry_seat, gs)
         if ss.get("sel-ctx") != ctx:  # a new roll or another seat: start a fresh selection
             ss["sel-ctx"] = ctx
             ss["selected_cells"] = []
-            widgets.reset_picks(entry_seat)
+            reset_picks(entry_seat)
         role = "active" if entry_seat == gs.active and gs.phase == "active" else "passive"
-        st.markdown(f"#### {widgets.seat_label(names, entry_seat)} decides ({role})")
-        widgets.move_controls(gs, entry_seat, names, colourblind)
-        st.html(widgets.seat_status_html(gs, entry_seat))
+        st.markdown(f"#### {seat_label(names, entry_seat)} decides ({role})")
+        move_controls(gs, entry_seat, names, colourblind)
+        st.html(seat_status_html(gs, entry_seat))
     else:
-        waiting = ", ".join(widgets.seat_label(names, s) + (" 🤖" if bots[s] else "") for s in deciding)
+        waiting = ", ".join(seat_label(names, s) + (" 🤖" if bots[s] else "") for s in deciding)
         st.info(f"Waiting for {waiting}.")
 
 # ---- every seat ----------------------------------------------------------------------------
 st.markdown("##### Sheets")
-widgets.seat_sheets(gs, names, bots, skip=entry_seat, recent=tv.recent_crosses(events, n_seats),
+seat_sheets(gs, names, bots, skip=entry_seat, recent=tv.recent_crosses(events, n_seats),
                     colourblind=colourblind)
 
-if mode == "coop" and not gs.is_terminal():
+if game.has_mission and not gs.is_terminal():
     with st.expander("Mission progress", expanded=True):
-        widgets.mission_panel(ses.game.progress(gs).to_json(), names)
+        mission_panel(game.progress(gs).to_json(), names)
 
-widgets.undo_button(ses, access)
-widgets.live_refresh(ses.game_id, ses.n_events)
+undo_button(ses, access)
+live_refresh(ses.game_id, ses.n_events)

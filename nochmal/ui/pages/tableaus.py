@@ -6,10 +6,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from nochmal import userdata
-from nochmal.coopdata import N_TURNS, TABLEAU_KEYS, get_tableau, tableau_path
-from nochmal.errors import NochmalError
-from nochmal.sheet import MAX_DATA_FILE_BYTES
+from nochmal.data import userdata
+from nochmal.engine.coopdata import N_TURNS, TABLEAU_KEYS, get_tableau, tableau_path
+from nochmal.engine.errors import NochmalError
+from nochmal.engine.sheet import MAX_DATA_FILE_BYTES
 from nochmal.ui import owner
 from nochmal.ui.safe import code, md
 

@@ -1,0 +1,148 @@
+"""Speed measurements (``nochmal bench``). Benchmarks, never timed tests.
+
+legal_moves_us
+    median microseconds to enumerate every legal move of one player for one full roll of six
+    dice (three colour, three number, jokers included) on mid-game positions, from a cold
+    position (the seat's move table is computed afresh for every sample; the per-block memo of
+    the sheet, a fixed precomputation, is warm).
+legal_moves_jokers_us
+    the same, restricted to rolls that show at least one X and one ? (the largest move lists).
+random_decisions_per_s
+    decisions (enumerate + choose + apply) per second in whole 4-player base games with the
+    random policy, on one core; rolls are sampled and applied in the same loop.
+greedy_decision_us
+    median microseconds of one greedy decision in whole 4-player base games.
+planner_decision_s, planner_solo_decision_s
+    median seconds of one planner decision on mid-game 6-seat co-op positions, and over whole
+    solo games (each mode with its own settings, ``nochmal.bots.planner.PLANNER_CONFIGS``).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from nochmal.bots.greedy import greedy_policy
+from nochmal.bots.planner import plan, planner_policy
+from nochmal.bots.policies import random_policy
+from nochmal.engine.coop import CoopGame
+from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER, Roll
+from nochmal.engine.game import BaseGame, SoloGame, play
+from nochmal.engine.moves import legal_moves
+from nochmal.engine.sheet import get_sheet, sheet_ids
+
+
+def midgame_positions(n: int, seed: int = 12345) -> list[tuple]:
+    """(sheet, crossed, jokers_left) taken from random 4-player base games between roll 15
+    and the end, every shipped verified sheet."""
+    rng = random.Random(seed)
+    sheets = [get_sheet(s) for s in sheet_ids() if get_sheet(s).provenance == "verified"]
+    out = []
+    while len(out) < n:
+        game = BaseGame([rng.choice(sheets) for _ in range(4)])
+        st = game.new_state()
+        stop_at = rng.randint(15, 40)
+        while not st.is_terminal() and st.roll_index < stop_at:
+            if st.is_chance_node():
+                st.apply(st.sample_roll(rng))
+            else:
+                st.apply(random_policy(st, rng))
+        out.extend((s.sheet, s.crossed, s.jokers_left) for s in st.seats if s.crossed)
+    return out[:n]
+
+
+def _time_enumeration(positions, rolls) -> tuple[float, int]:
+    samples = []
+    total_moves = 0
+    clock = time.perf_counter_ns
+    for (sheet, crossed, jl), roll in zip(positions, rolls):
+        t0 = clock()
+        ml = legal_moves(sheet, crossed, jl, roll.colours, roll.numbers)
+        t1 = clock()
+        samples.append(t1 - t0)
+        total_moves += len(ml)
+    return statistics.median(samples) / 1000.0, total_moves // max(1, len(samples))
+
+
+def bench_legal_moves(n: int = 4000, seed: int = 7) -> dict:
+    rng = random.Random(seed)
+    positions = midgame_positions(n)
+    rolls = [Roll.sample(rng, 3, 3) for _ in positions]
+    joker_rolls = []
+    while len(joker_rolls) < len(positions):
+        r = Roll.sample(rng, 3, 3)
+        if COLOUR_JOKER in r.colours and NUMBER_JOKER in r.numbers:
+            joker_rolls.append(r)
+    _time_enumeration(positions[:500], rolls[:500])  # warm the per-block memo
+    _time_enumeration(positions[:500], joker_rolls[:500])
+    us, mean_moves = _time_enumeration(positions, rolls)
+    jus, jmean = _time_enumeration(positions, joker_rolls)
+    return {"legal_moves_us": round(us, 2), "legal_moves_mean_count": mean_moves,
+            "legal_moves_jokers_us": round(jus, 2), "legal_moves_jokers_mean_count": jmean,
+            "positions": len(positions)}
+
+
+def bench_random_decisions(seconds: float = 3.0, seed: int = 99) -> dict:
+    rng = random.Random(seed)
+    sheets = ["standard", "red", "blue", "green"]
+    decisions = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        st = play(BaseGame(sheets).new_state(), random_policy, rng)
+        decisions += sum(1 for a in st.history if not isinstance(a, Roll))
+        games += 1
+    el = time.perf_counter() - t0
+    return {"random_decisions_per_s": round(decisions / el), "random_games": games}
+
+
+# --------------------------------------------------------------------------- bots
+def _decision_times(st, policy, rng: random.Random) -> list[float]:
+    """Play ``st`` to the end with ``policy``; the seconds each decision took."""
+    times = []
+    while not st.is_terminal():
+        if st.is_chance_node():
+            st.apply(st.sample_roll(rng))
+            continue
+        t0 = time.perf_counter()
+        a = policy(st, rng)
+        times.append(time.perf_counter() - t0)
+        st.apply(a)
+    return times
+
+
+def bench_bots(quick: bool = False) -> dict:
+    rng = random.Random(3)
+    samples = []
+    for g in range(20 if quick else 200):
+        samples += _decision_times(BaseGame(["standard", "red", "blue", "green"]).new_state(), greedy_policy, rng)
+    out = {"greedy_decision_us": round(statistics.median(samples) * 1e6, 2)}
+    # planner on 6-seat co-op positions (mid-game, greedy play to get there)
+    ptimes = []
+    for k in range(2 if quick else 6):
+        st = CoopGame.create(6, mission=1 + k % 5).new_state()
+        r = random.Random(k)
+        while not st.is_terminal() and st.roll_index < 8:
+            st.apply(st.sample_roll(r) if st.is_chance_node() else greedy_policy(st, r))
+        if st.is_terminal():
+            continue
+        if st.is_chance_node():
+            st.apply(st.sample_roll(r))
+        t0 = time.perf_counter()
+        plan(st, r)
+        ptimes.append(time.perf_counter() - t0)
+    out["planner_decision_s"] = round(statistics.median(ptimes), 3) if ptimes else None
+    # the solo planner (its own settings) over whole games
+    stimes = []
+    for k in range(1 if quick else 3):
+        stimes += _decision_times(SoloGame(["standard"]).new_state(), planner_policy, random.Random(100 + k))
+    out["planner_solo_decision_s"] = round(statistics.median(stimes), 3)
+    return out
+
+
+def run_bench(quick: bool = False) -> dict:
+    res = {}
+    res.update(bench_legal_moves(n=400 if quick else 4000))
+    res.update(bench_random_decisions(seconds=0.5 if quick else 3.0))
+    res.update(bench_bots(quick=quick))
+    return res

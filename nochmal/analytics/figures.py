@@ -1,0 +1,317 @@
+"""Figures of the mission analytics: pure functions ``DataFrame -> plotly Figure`` (no
+streamlit), unit-tested on their own and shown by the dashboard page."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from nochmal.analytics.calibrate import win_table
+from nochmal.engine.cells import COLUMNS, N_COLS, N_ROWS, cell_index
+from nochmal.engine.coopdata import TABLEAU_KEYS, get_tableau
+
+REASON_SHORT = {
+    "mission complete (C-WIN)": "won",
+    "a third failed roll (C-FAIL)": "third failed roll",
+    "a third failed roll at the final check (C-GOAL-27)": "failed roll at the final check",
+    "mission not complete after turn 27 (C-LOSE)": "mission not done after 27 turns",
+}
+
+
+#: One colour per ending: a win green, the two failed-roll endings red/orange, running out of turns grey.
+REASON_COLOURS = {
+    "won": "#2e9e44",
+    "third failed roll": "#d62728",
+    "failed roll at the final check": "#ff7f0e",
+    "mission not done after 27 turns": "#8c8c8c",
+}
+#: One colour per player count (1-6), shared by its points and its goals.
+PLAYER_COLOURS = ("#1f77b4", "#9467bd", "#d62728", "#2ca02c", "#ff7f0e", "#17becf")
+
+
+def _coop(df: pd.DataFrame) -> pd.DataFrame:
+    need = {"mission", "players", "won", "policy"}
+    missing = need - set(df.columns)
+    if missing:
+        raise ValueError(f"these results have no column(s) {', '.join(sorted(missing))}: not a co-op sweep")
+    out = df.copy()
+    out["won"] = out["won"].astype(bool)
+    return out
+
+
+def win_rate_heatmap(df: pd.DataFrame, policy: str | None = None) -> go.Figure:
+    """Win rate by mission x player count, each cell annotated with its 95% interval."""
+    wt = win_table(_coop(df))
+    policy = policy or wt.groupby("policy")["win_rate"].mean().idxmax()
+    wt = wt[wt["policy"] == policy]
+    players = sorted(wt["players"].unique())
+    missions = sorted(wt["mission"].unique())
+    z, text = [], []
+    for n in players:
+        zr, tr = [], []
+        for m in missions:
+            r = wt[(wt["players"] == n) & (wt["mission"] == m)]
+            if r.empty:
+                zr.append(None)
+                tr.append("")
+            else:
+                r = r.iloc[0]
+                zr.append(r["win_rate"])
+                tr.append(f"{r['win_rate']:.0%}<br>({r['ci_low']:.0%}–{r['ci_high']:.0%})<br>n={r['games']}")
+        z.append(zr)
+        text.append(tr)
+    fig = go.Figure(go.Heatmap(z=z, x=[f"M{m}" for m in missions], y=[f"{n} pl." for n in players], text=text,
+                               texttemplate="%{text}", zmin=0, zmax=1, colorscale="RdYlGn",
+                               colorbar={"title": "win rate", "tickformat": ".0%"},
+                               hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
+    fig.update_layout(title=f"Win rate by mission and player count ({policy}, 95% intervals)",
+                      xaxis_title="mission", yaxis_title="players", height=max(320, 140 + 75 * len(players)))
+    return fig
+
+
+def loss_reasons(df: pd.DataFrame) -> go.Figure:
+    """Why games ended, per mission (stacked shares)."""
+    d = _coop(df)
+    d["why"] = d["reason"].map(lambda r: REASON_SHORT.get(r, r))
+    tab = d.groupby(["mission", "why"]).size().unstack(fill_value=0)
+    share = tab.div(tab.sum(axis=1), axis=0)
+    fig = go.Figure()
+    for why in share.columns:
+        fig.add_bar(x=[f"M{m}" for m in share.index], y=share[why], name=why,
+                    marker_color=REASON_COLOURS.get(why), hovertemplate=f"{why}: %{{y:.0%}}<extra></extra>")
+    fig.update_layout(barmode="stack", title="How games ended, by mission", yaxis_tickformat=".0%",
+                      xaxis_title="mission", yaxis_title="share of games", height=400)
+    return fig
+
+
+def points_vs_goals(df: pd.DataFrame) -> go.Figure:
+    """Team points at the checks after turns 10/19/27 (median and quartiles) against the goals."""
+    d = _coop(df)
+    fig = go.Figure()
+    for n in sorted(d["players"].unique()):
+        sub = d[d["players"] == n]
+        xs, med, lo, hi = [], [], [], []
+        for t in (10, 19, 27):
+            col = pd.to_numeric(sub.get(f"points_{t}"), errors="coerce").dropna()
+            if len(col):
+                xs.append(t)
+                med.append(col.median())
+                lo.append(col.median() - col.quantile(0.25))
+                hi.append(col.quantile(0.75) - col.median())
+        colour = PLAYER_COLOURS[(int(n) - 1) % len(PLAYER_COLOURS)]
+        fig.add_scatter(x=xs, y=med, mode="lines+markers", name=f"{n} pl. points", line={"color": colour},
+                        error_y={"type": "data", "array": hi, "arrayminus": lo, "color": colour})
+        tab = get_tableau(int(n))
+        # the goals in the same colour, dotted, with hollow diamonds: visible next to the points
+        fig.add_scatter(x=[10, 19, 27], y=[tab.value("goal_10"), tab.value("goal_19"), tab.value("goal_27")],
+                        mode="lines+markers", line={"color": colour, "dash": "dot", "width": 2},
+                        marker={"symbol": "diamond-open", "size": 12, "line": {"width": 2}, "color": colour},
+                        name=f"{n} pl. goal", hovertemplate=f"{n} pl. goal after turn %{{x}}: %{{y}}<extra></extra>")
+    fig.update_layout(title="Team points at the interim checks (median, quartiles) against the goals",
+                      xaxis={"title": "turn", "tickvals": [10, 19, 27]}, yaxis_title="team points", height=420)
+    return fig
+
+
+def completion_turns(df: pd.DataFrame) -> go.Figure:
+    """When won games completed their mission."""
+    d = _coop(df)
+    won = d[d["won"]]
+    fig = go.Figure()
+    for m in sorted(won["mission"].unique()):
+        fig.add_histogram(x=won[won["mission"] == m]["turns"], name=f"M{m}", xbins={"start": 0.5, "end": 27.5, "size": 1})
+    fig.update_layout(barmode="overlay", title="Turn in which the mission was completed (won games)",
+                      xaxis_title="turn", yaxis_title="games", height=380)
+    fig.update_traces(opacity=0.6)
+    return fig
+
+
+def cell_frequency(df: pd.DataFrame, sheet_id: str) -> go.Figure:
+    """How often each cell of ``sheet_id`` was crossed by the end of a game (share of seats)."""
+    from nochmal.engine.sheet import get_sheet
+
+    if "crossed" not in df.columns or "sheets" not in df.columns:
+        raise ValueError("these results have no crossed cells (swept with --no-cells?)")
+    counts = [[0] * N_COLS for _ in range(N_ROWS)]
+    seats = 0
+    for sheets, crossed in zip(df["sheets"], df["crossed"]):
+        if pd.isna(sheets):
+            continue
+        crossed = "" if pd.isna(crossed) else str(crossed)  # a CSV reads an empty field back as NaN
+        for sid, cells in zip(str(sheets).split(","), crossed.split(";")):
+            if sid != sheet_id:
+                continue
+            seats += 1
+            for name in cells.split():
+                i = cell_index(name)
+                counts[i // N_COLS][i % N_COLS] += 1
+    sheet = get_sheet(sheet_id)
+    z = [[c / seats if seats else 0 for c in row] for row in counts]
+    text = [[("★" if sheet.star_mask >> (r * N_COLS + c) & 1 else "") for c in range(N_COLS)] for r in range(N_ROWS)]
+    fig = go.Figure(go.Heatmap(z=z, x=list(COLUMNS), y=list(sheet.spec.row_labels), text=text, texttemplate="%{text}",
+                               colorscale="Blues", zmin=0, zmax=1, colorbar={"title": "crossed", "tickformat": ".0%"},
+                               hovertemplate="%{x}%{y}: %{z:.0%}<extra></extra>"))
+    fig.update_layout(title=f"How often each cell of {sheet_id} was crossed ({seats} sheets)",
+                      yaxis={"autorange": "reversed"}, height=360)
+    return fig
+
+
+def policies_compared(df: pd.DataFrame) -> go.Figure:
+    """Win rate per mission for each policy, with 95% intervals (all player counts pooled)."""
+    d = _coop(df)
+    g = d.groupby(["policy", "mission"])["won"].agg(["count", "sum"]).reset_index()
+    from nochmal.analytics.calibrate import wilson
+
+    fig = go.Figure()
+    for pol in sorted(g["policy"].unique()):
+        sub = g[g["policy"] == pol]
+        rate = sub["sum"] / sub["count"]
+        ci = [wilson(int(k), int(n)) for k, n in zip(sub["sum"], sub["count"])]
+        fig.add_bar(x=[f"M{m}" for m in sub["mission"]], y=rate, name=pol,
+                    error_y={"type": "data", "array": [c[1] - r for c, r in zip(ci, rate)],
+                             "arrayminus": [r - c[0] for c, r in zip(ci, rate)]})
+    fig.update_layout(barmode="group", title="Policies compared: win rate by mission (95% intervals)",
+                      yaxis_tickformat=".0%", xaxis_title="mission", yaxis_title="win rate", height=400)
+    return fig
+
+
+def tableau_comparison(players: int, user_values: dict[str, int] | None = None) -> go.Figure:
+    """A tableau's values next to the shipped stand-in's for the same player count."""
+    from nochmal.engine.coopdata import MISSIONS_DIR, load_tableau_file
+
+    shipped = load_tableau_file(MISSIONS_DIR / f"tableau-{players}.toml")
+    current = get_tableau(players)
+    other = user_values or {k: current.value(k) for k in TABLEAU_KEYS}
+    fig = go.Figure()
+    fig.add_bar(x=list(TABLEAU_KEYS), y=[shipped.value(k) for k in TABLEAU_KEYS], name="shipped stand-in",
+                text=[getattr(shipped, k).provenance for k in TABLEAU_KEYS], textposition="outside")
+    fig.add_bar(x=list(TABLEAU_KEYS), y=[other[k] for k in TABLEAU_KEYS], name="yours / in use")
+    fig.update_layout(barmode="group", title=f"Tableau for {players} players: yours against the stand-in",
+                      height=380)
+    return fig
+
+
+def tableau_win_rates(df: pd.DataFrame) -> go.Figure:
+    """Win rate per mission for each tableau that appears in the results (e.g. yours vs the stand-in)."""
+    d = _coop(df)
+    key = d["tableau"].astype(str) + " (" + d["tableau_provenance"].astype(str) + ")"
+    d = d.assign(tab=key)
+    g = d.groupby(["tab", "mission"])["won"].mean().reset_index()
+    fig = go.Figure()
+    for tab in sorted(g["tab"].unique()):
+        sub = g[g["tab"] == tab]
+        fig.add_bar(x=[f"M{m}" for m in sub["mission"]], y=sub["won"], name=tab)
+    fig.update_layout(barmode="group", title="Win rate by tableau", yaxis_tickformat=".0%", height=380)
+    return fig
+
+
+# --------------------------------------------------------------------------- results files
+#: Columns every figure needs; without them a file is not the output of ``nochmal sweep``.
+RESULT_COLUMNS = ("mission", "players", "policy", "won", "reason", "turns")
+
+
+def check_results(df: pd.DataFrame) -> pd.DataFrame:
+    """A sweep's results, checked and with ``won`` as booleans; ``ValueError`` with a plain
+    message if the table is not a co-op sweep (missing columns, impossible values, no rows)."""
+    if not isinstance(df, pd.DataFrame) or df.empty:
+        raise ValueError("the results hold no games")
+    missing = [c for c in RESULT_COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"not results of `nochmal sweep`: no column(s) {', '.join(missing)}")
+    out = df.copy()
+    for col, lo, hi in (("players", 1, 6), ("mission", 1, 5), ("turns", 0, 27)):
+        num = pd.to_numeric(out[col], errors="coerce")
+        bad = num.isna() | (num != num.round()) | (num < lo) | (num > hi)
+        if bad.any():
+            i = int(bad.to_numpy().nonzero()[0][0])
+            raise ValueError(f"column {col}, row {i + 1}: {_plain(out[col].iloc[i])!r} is not a whole number "
+                             f"from {lo} to {hi}")
+        out[col] = num.astype(int)
+    won = out["won"].map(lambda v: {"true": True, "false": False, "1": True, "0": False}.get(str(v).strip().lower()))
+    if won.isna().any():
+        i = int(won.isna().to_numpy().nonzero()[0][0])
+        raise ValueError(f"column won, row {i + 1}: {_plain(out['won'].iloc[i])!r} is not True or False")
+    out["won"] = won.astype(bool)
+    out["policy"] = out["policy"].astype(str)
+    out["reason"] = out["reason"].astype(str)
+    # Text a file brings ends up in chart labels, which plotly reads as a little HTML: only the
+    # plain text the sweep writes is accepted.
+    for col, pattern, what in (("policy", POLICY_TEXT, "a policy name (letters, digits, - and _)"),
+                               ("reason", REASON_TEXT, "a reason as nochmal writes it (no < > & or control characters)"),
+                               ("sheets", SHEETS_TEXT, "sheet ids separated by commas")):
+        if col not in out.columns:
+            continue
+        bad = ~out[col].astype(str).str.fullmatch(pattern)
+        if bad.any():
+            i = int(bad.to_numpy().nonzero()[0][0])
+            raise ValueError(f"column {col}, row {i + 1}: {str(out[col].iloc[i])[:60]!r} is not {what}")
+    return out
+
+
+POLICY_TEXT = r"[A-Za-z][A-Za-z0-9_-]{0,39}"
+REASON_TEXT = r"[^<>&\x00-\x1f\x7f-\x9f]{0,160}"
+SHEETS_TEXT = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}(,[A-Za-z0-9][A-Za-z0-9_.-]{0,63}){0,5}"
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (for messages)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def read_results_bytes(data: bytes, name: str) -> pd.DataFrame:
+    """Results uploaded as bytes (a ``.csv`` or ``.parquet`` file written by ``nochmal sweep``),
+    checked by :func:`check_results`; ``ValueError`` naming the file if they cannot be used."""
+    import io
+
+    suffix = str(name).lower().rsplit(".", 1)[-1] if "." in str(name) else ""
+    try:
+        if suffix == "csv":
+            df = pd.read_csv(io.BytesIO(data))
+        elif suffix == "parquet":
+            df = pd.read_parquet(io.BytesIO(data))
+        else:
+            raise ValueError("use a .csv or .parquet results file")
+    except ValueError as err:
+        raise ValueError(f"{name}: cannot read results: {err}") from None
+    except Exception as err:  # pandas/pyarrow raise many kinds for a damaged file
+        raise ValueError(f"{name}: cannot read results: {err}") from None
+    try:
+        return check_results(df)
+    except ValueError as err:
+        raise ValueError(f"{name}: {err}") from None
+
+
+def sheets_in(df: pd.DataFrame) -> list[str]:
+    """The sheet ids played in the results (for choosing a sheet of :func:`cell_frequency`)."""
+    if "sheets" not in df.columns:
+        return []
+    ids = {sid for v in df["sheets"].dropna() for sid in str(v).split(",") if sid}
+    return sorted(ids)
+
+
+def results_provenance(df: pd.DataFrame) -> pd.DataFrame:
+    """Where the numbers come from, one row per player count: the tableau(s) the games used and
+    their provenance, the policies (bots) that played, and the number of games."""
+    d = _coop(df)
+    rows = []
+    for n in sorted(d["players"].unique()):
+        sub = d[d["players"] == n]
+        if "tableau" in sub.columns:
+            prov = sub["tableau_provenance"] if "tableau_provenance" in sub.columns else pd.Series("?", index=sub.index)
+            tabs = sorted({f"{t} ({p})" for t, p in zip(sub["tableau"].astype(str), prov.astype(str))})
+        else:
+            tabs = ["?"]
+        rows.append({"players": int(n), "tableau (provenance)": ", ".join(tabs),
+                     "policies": ", ".join(sorted(sub["policy"].astype(str).unique())),
+                     "missions": ", ".join(f"M{m}" for m in sorted(sub["mission"].unique())),
+                     "games": int(len(sub))})
+    return pd.DataFrame(rows, columns=["players", "tableau (provenance)", "policies", "missions", "games"])
+
+
+def players_with_several_tableaus(df: pd.DataFrame) -> list[int]:
+    """Player counts whose games used more than one tableau (e.g. yours and the stand-in)."""
+    if "tableau" not in df.columns:
+        return []
+    prov = df["tableau_provenance"].astype(str) if "tableau_provenance" in df.columns else ""
+    key = df["tableau"].astype(str) + "|" + prov
+    counts = key.groupby(df["players"]).nunique()
+    return sorted(int(n) for n, k in counts.items() if k > 1)

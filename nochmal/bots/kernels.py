@@ -1,0 +1,310 @@
+"""Greedy play compiled with numba: the solo planner's rollouts (R-SOLO-*: one sheet, 2 + 2
+dice, 30 rolls, every completion a first, nothing set aside) and greedy's single decisions in
+solo and base games (any 1-3 colour and number faces, first or later points).
+
+An unchecked fast path, named as such: it trusts its input and chooses exactly what the bots'
+Python heuristic (:func:`nochmal.bots.greedy.reference_greedy`) chooses outside co-op — the same moves
+in the same order, the same heuristic values computed with the same floating-point operations,
+so even ties break the same way; tests compare them move by move. :class:`nochmal.bots.compiled.SoloSim`
+and :class:`nochmal.bots.compiled.GreedyKernel` are its interfaces.
+
+A position is a boolean array of the 105 cells (row-major, ``A1`` first) plus "!" left; a move
+is the index of a *cell set* — one of the connected 1-5-cell subsets of one colour block,
+listed once per sheet in :class:`SoloTables`. Dice are ``(colour, colour, number, number)``
+faces in :mod:`nochmal.engine.dice`'s coding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from nochmal.bots.heuristic import gains
+from nochmal.engine.cells import FULL, N_CELLS, N_COLS, indices, neighbours
+from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER
+
+MAX_NB = 24  # neighbour cells of a 5-cell set: at most 12; room to spare
+
+
+class Arrays(NamedTuple):
+    """What the kernels read, for one sheet and one set of weights (numba takes a named tuple of
+    arrays as one argument)."""
+
+    order: np.ndarray  # cell set indices in greedy's order, by (colour, count) slices lo..hi
+    lo: np.ndarray
+    hi: np.ndarray
+    cells: np.ndarray  # cell set -> its cells (-1 padded)
+    size: np.ndarray
+    base: np.ndarray  # cell set -> cell value + star value, as score_cells computes it
+    nbs: np.ndarray  # cell set -> the cells of neighbours(mask) (-1 padded)
+    nbn: np.ndarray
+    cols: np.ndarray  # cell set -> (column, cells in it) in subset_info's order
+    colk: np.ndarray
+    ncols: np.ndarray
+    col_gain: np.ndarray  # [first 0 / later 1][column][crossed][new cells]: score_cells' column term
+    colour_gain: np.ndarray  # [first 0 / later 1][colour's crossed][new cells]: its colour term
+    cell_nb: np.ndarray  # cell -> its orthogonal neighbours (-1 padded)
+    start: np.ndarray
+    star: np.ndarray
+    cell_colour: np.ndarray
+    colour_size: np.ndarray
+    first: np.ndarray  # column points (solo: every completion a first)
+    scalars: np.ndarray  # expand, joker, fail weights; joker value, star penalty, colour bonus
+
+
+@dataclass(frozen=True)
+class GreedyTables:
+    """The kernels' arrays plus the cell set index -> bit mask map, for one sheet, one game's
+    scoring and the weights."""
+
+    masks: tuple[int, ...]  # cell set index -> bit mask (Python int)
+    arrays: Arrays
+
+    @classmethod
+    def build(cls, game, sheet, w, star_val: float, subset_info) -> "GreedyTables":
+        order: list[int] = []
+        lo = np.zeros((5, 6), np.int32)
+        hi = np.zeros((5, 6), np.int32)
+        masks: list[int] = []
+        index: dict[int, int] = {}
+        for b in sheet.blocks:
+            for s in b.subsets:
+                index[s] = len(masks)
+                masks.append(s)
+        # greedy's order within one (colour, count): blocks in sheet order, subsets ascending
+        for colour in range(5):
+            for k in range(1, 6):
+                lo[colour, k] = len(order)
+                order += [index[s] for b in sheet.blocks if b.colour == colour for s in b.subsets if s.bit_count() == k]
+                hi[colour, k] = len(order)
+        n = len(masks)
+        cells = np.full((n, 5), -1, np.int16)
+        size = np.zeros(n, np.int8)
+        base = np.zeros(n, np.float64)
+        nbs = np.full((n, MAX_NB), -1, np.int16)
+        nbn = np.zeros(n, np.int8)
+        cols = np.zeros((n, 5), np.int8)
+        colk = np.zeros((n, 5), np.int8)
+        ncols = np.zeros(n, np.int8)
+        for i, m in enumerate(masks):
+            c_items, _rows, stars, sz, nb = subset_info(sheet, m)
+            idx = list(indices(m))
+            cells[i, : len(idx)] = idx
+            size[i] = sz
+            base[i] = w.cell * sz + star_val * stars  # as score_cells computes it
+            nidx = list(indices(nb))
+            nbs[i, : len(nidx)] = nidx
+            nbn[i] = len(nidx)
+            ncols[i] = len(c_items)
+            for j, (c, k) in enumerate(c_items):
+                cols[i, j], colk[i, j] = c, k
+        g7, g21 = gains(7, w.power), gains(21, w.power)
+        # the same products as SeatView/score_cells: w.column * points * gain (a worthless column
+        # adds 0.0 here where score_cells skips it: the same sum)
+        col_gain = np.array([[[[w.column * float(pts[c]) * g7[n_][k] for k in range(6)] for n_ in range(8)]
+                              for c in range(N_COLS)] for pts in (sheet.first_points, sheet.later_points)],
+                            np.float64)
+        colour_gain = np.array([[[w.colour * float(cv) * g21[n_][k] for k in range(6)] for n_ in range(22)]
+                                for cv in game.colour_bonus], np.float64)
+        cell_nb = np.full((N_CELLS, 4), -1, np.int16)
+        for i in range(N_CELLS):
+            nidx = list(indices(neighbours(1 << i) & FULL))
+            cell_nb[i, : len(nidx)] = nidx
+        start = np.zeros(N_CELLS, np.bool_)
+        start[list(indices(sheet.start_mask))] = True
+        star = np.zeros(N_CELLS, np.bool_)
+        star[list(indices(sheet.star_mask))] = True
+        cell_colour = np.array(sheet.colour_of, np.int8)
+        colour_size = np.array([m.bit_count() for m in sheet.colour_masks], np.int16)
+        scalars = np.array([w.expand, w.joker, w.fail, float(game.joker_value), float(game.star_penalty),
+                            float(game.colour_bonus[0])], np.float64)
+        first = np.array(sheet.first_points, np.int32)
+        arrays = Arrays(np.array(order, np.int32), lo, hi, cells, size, base, nbs, nbn, cols, colk, ncols,
+                        col_gain, colour_gain, cell_nb, start, star, cell_colour, colour_size, first, scalars)
+        return cls(tuple(masks), arrays)
+
+
+def bits_of(crossed: int) -> np.ndarray:
+    """A cell mask (Python int) as the kernels' boolean array."""
+    raw = np.frombuffer(crossed.to_bytes((N_CELLS + 7) // 8, "little"), np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:N_CELLS].astype(np.bool_)
+
+
+# --------------------------------------------------------------------------- kernels
+@numba.njit(cache=True)
+def _mark(i, crossed, touch, col_n, colour_n, t):
+    """Count cell ``i`` as crossed: its column, its colour, and its neighbours become anchors."""
+    crossed[i] = True
+    col_n[i % N_COLS] += 1
+    colour_n[t.cell_colour[i]] += 1
+    for q in range(4):
+        nb = t.cell_nb[i, q]
+        if nb >= 0:
+            touch[nb] = True
+
+
+@numba.njit(cache=True)
+def _setup(crossed, t):
+    """(touch, column counts, colour counts) of a position: touch = start column or next to a cross."""
+    touch = t.start.copy()
+    col_n = np.zeros(N_COLS, np.int64)
+    colour_n = np.zeros(5, np.int64)
+    for i in range(crossed.shape[0]):
+        if crossed[i]:
+            _mark(i, crossed, touch, col_n, colour_n, t)
+    return touch, col_n, colour_n
+
+
+NO_FACE = 99  # an absent die (faces are 0-5)
+
+
+@numba.njit(cache=True)
+def _sorted3(a, b, c):
+    """Up to three dice faces (-1: no die) ascending, absent ones last as NO_FACE."""
+    a = NO_FACE if a < 0 else a
+    b = NO_FACE if b < 0 else b
+    c = NO_FACE if c < 0 else c
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return (a, b, c)
+
+
+@numba.njit(cache=True)
+def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
+            claimed_colours, t):
+    """Greedy's move with colour faces c1-c3 and number faces n1-n3 (-1: no die): (cell set index
+    or -1 for a pass, "!" spent, colour die, number die, colour). ``claimed_cols``/``claimed_colours``:
+    bit masks of what another seat completed first (later points, R-FIRST)."""
+    order, lo, hi, cells, size, base, nbs, nbn = t.order, t.lo, t.hi, t.cells, t.size, t.base, t.nbs, t.nbn
+    cols, colk, ncols, col_gain, colour_gain = t.cols, t.colk, t.ncols, t.col_gain, t.colour_gain
+    wexp, jw, wfail = t.scalars[0], t.scalars[1], t.scalars[2]
+    best, best_nj, best_c, best_n, best_col = -1, 0, -1, -1, -1
+    best_v = -wfail
+    cfs = _sorted3(c1, c2, c3)
+    nfs = _sorted3(n1, n2, n3)
+    prev_c = -1
+    for ci in range(3):  # the faces as move_groups takes them: distinct, ascending
+        cdie = cfs[ci]
+        if cdie == NO_FACE:
+            break
+        if cdie == prev_c:
+            continue
+        prev_c = cdie
+        ccost = 1 if cdie == COLOUR_JOKER else 0
+        if ccost > jokers_left:
+            continue
+        prev_n = -1
+        for ni in range(3):
+            ndie = nfs[ni]
+            if ndie == NO_FACE:
+                break
+            if ndie == prev_n:
+                continue
+            prev_n = ndie
+            ncost = 1 if ndie == NUMBER_JOKER else 0
+            n_j = ccost + ncost
+            if n_j > jokers_left:
+                continue
+            cost = jw * n_j
+            c_lo, c_hi = (0, 5) if ccost else (cdie, cdie + 1)
+            k_lo, k_hi = (1, 6) if ncost else (ndie, ndie + 1)
+            for colour in range(c_lo, c_hi):
+                cgain = colour_gain[claimed_colours >> colour & 1, colour_n[colour]]
+                for k in range(k_lo, k_hi):
+                    for oi in range(lo[colour, k], hi[colour, k]):
+                        s = order[oi]
+                        legal = True
+                        anchored = False
+                        for j in range(size[s]):
+                            cell = cells[s, j]
+                            if crossed[cell]:
+                                legal = False
+                                break
+                            if touch[cell]:
+                                anchored = True
+                        if not legal or not anchored:
+                            continue
+                        v = base[s]
+                        if wexp != 0.0:
+                            cnt = 0
+                            for j in range(nbn[s]):
+                                cell = nbs[s, j]
+                                if not crossed[cell] and not touch[cell]:
+                                    cnt += 1
+                            v += wexp * cnt
+                        for j in range(ncols[s]):
+                            c = cols[s, j]
+                            v += col_gain[claimed_cols >> c & 1, c, col_n[c], colk[s, j]]
+                        v = v + cgain[size[s]]
+                        v -= cost
+                        if v > best_v:
+                            best, best_nj, best_c, best_n, best_col, best_v = s, n_j, cdie, ndie, colour, v
+    return best, best_nj, best_c, best_n, best_col
+
+
+@numba.njit(cache=True)
+def _cross(s, crossed, touch, col_n, colour_n, t):
+    for j in range(t.size[s]):
+        _mark(t.cells[s, j], crossed, touch, col_n, colour_n, t)
+
+
+@numba.njit(cache=True)
+def _score(crossed, col_n, colour_n, jokers_left, t):
+    """R-SCORE of a finished solo sheet (every completion a first)."""
+    star, colour_size, first, scalars = t.star, t.colour_size, t.first, t.scalars
+    v = jokers_left * int(scalars[3])
+    for i in range(crossed.shape[0]):
+        if star[i] and not crossed[i]:
+            v -= int(scalars[4])
+    for c in range(N_COLS):
+        if col_n[c] == 7:
+            v += first[c]
+    for c in range(5):
+        if colour_n[c] == colour_size[c]:
+            v += int(scalars[5])
+    return v
+
+
+@numba.njit(cache=True)
+def _play(crossed0, jokers_left, dice, t):
+    """Greedy from ``crossed0`` over the rolls in ``dice`` (shape (rolls, 4)); the final score."""
+    crossed = crossed0.copy()
+    touch, col_n, colour_n = _setup(crossed, t)
+    jl = jokers_left
+    for r in range(dice.shape[0]):
+        s, n_j, _c, _n, _col = _choose(crossed, touch, col_n, colour_n, jl, dice[r, 0], dice[r, 1], -1,
+                                       dice[r, 2], dice[r, 3], -1, 0, 0, t)
+        if s >= 0:
+            _cross(s, crossed, touch, col_n, colour_n, t)
+            jl -= n_j
+    return _score(crossed, col_n, colour_n, jl, t)
+
+
+@numba.njit(cache=True)
+def play_many(starts, jokers, dice, t):
+    """:func:`_play` from each start position (rows of ``starts``) with the same dice."""
+    out = np.zeros(starts.shape[0], np.int64)
+    for k in range(starts.shape[0]):
+        out[k] = _play(starts[k], jokers[k], dice, t)
+    return out
+
+
+@numba.njit(cache=True)
+def choose_one(crossed, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols, claimed_colours, t):
+    """One decision from a position (see :func:`_choose`)."""
+    touch, col_n, colour_n = _setup(crossed, t)
+    return _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
+                   claimed_colours, t)
+
+
+@numba.njit(cache=True)
+def score_one(crossed, jokers_left, t):
+    _touch, col_n, colour_n = _setup(crossed, t)
+    return _score(crossed, col_n, colour_n, jokers_left, t)

@@ -1,0 +1,225 @@
+"""The planner bot: Monte-Carlo rollouts of greedy play (:mod:`nochmal.bots.greedy`) over the
+dice still to come, scored by the seat's result (co-op: the team's); seeded and deterministic,
+``planner_policy(state, rng) -> action``.
+
+The planner rolls every candidate out with the same dice (common random numbers), spends its
+rollouts where the choice is close (successive halving) and stops on a budget of simulated
+actions, never of seconds, so a game replays the same on any machine. Solo games roll out in
+compiled code (:class:`nochmal.bots.compiled.SoloSim`), which plays exactly like greedy at about
+30 µs a whole game, so the solo planner affords thousands of rollouts a decision.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from nochmal.bots.compiled import solo_sim
+from nochmal.bots.coop_weights import coop_rollout_value
+from nochmal.bots.greedy import _weights_for, greedy_policy, ranked_moves, team_choices, team_choosing, team_decision
+from nochmal.engine.moves import PASS
+
+
+def _result_value(state, seat: int) -> float:
+    """How good a finished (or cut-off) rollout is, seen from ``seat``/the team (a game with a
+    mission: won or how much of the mission is done)."""
+    game = state.game
+    if game.has_mission:
+        return coop_rollout_value(state)
+    return float(game.seat_score(state, seat).total)
+
+
+def rollout(state, rng: random.Random, seat: int, horizon: int | None = None) -> float:
+    """Play greedy from ``state`` (changed in place) to the end, or for ``horizon`` rolls; the
+    result's value for ``seat`` (:func:`_result_value`)."""
+    st = state
+    end_roll = st.roll_index + horizon if horizon else None
+    while not st.is_terminal():
+        if end_roll is not None and st.roll_index >= end_roll and st.is_chance_node():
+            break
+        if st.is_chance_node():
+            st.apply(st.sample_roll(rng))
+        else:
+            st.apply(greedy_policy(st, rng))
+    return _result_value(st, seat)
+
+
+@dataclass(frozen=True)
+class PlannerConfig:
+    candidates: int = 6  # greedy's best moves considered (plus pass when it is not among them)
+    rollouts: int = 24  # simulations per candidate at most (common random numbers across candidates)
+    work: int | None = None  # stop adding rollouts once this many simulated actions were played
+    #                          (rolls and decisions; deterministic, unlike a time budget); None = no cap
+    horizon: int | None = None  # rolls to simulate; None = to the end
+    budget_s: float | None = None  # optional wall-clock cap (makes play depend on the machine's speed)
+    halving: bool = False  # successive halving: at the cut points below keep the better half
+    halving_at: tuple[int, ...] = (6, 2)  # cut after rollouts // d rollouts, for each d
+    margin: float = 0.0  # keep greedy's choice unless another candidate's mean beats it by this much
+    switch_z: float | None = None  # ... and unless its rollouts beat greedy's choice's, paired rollout by
+    #                                rollout (same dice), by this many standard errors (None: no test)
+    active_only: bool = False  # co-op with several seats: plan the active seat's choice for the team
+    #                            (its dice decide what everybody keeps); the passive seats play greedy
+
+
+#: simulated actions a rollout search may play per decision, by mode (the planner's cap; the
+#: advisor's budget at ``budget=1.0``). Calibrated on a 2-CPU machine: a 6-seat co-op decision
+#: takes ~0.4 s (median), ~1 s at most (a co-op bot decision costs ~0.3-0.6 ms, a base one ~0.08 ms).
+WORK_BUDGET = {"coop": 2500, "base": 14000, "solo": 14000}
+
+#: co-op with several seats the planner plans once a turn (the active seat's team choice), so it
+#: may spend more on it: ~0.7 s a 6-seat decision (``planner_decision_s``; ~1.0 s on a slower machine, see docs/bots.md)
+COOP_PLAN_WORK = 4000
+
+#: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
+#: solo rolls out in compiled code (:class:`nochmal.bots.compiled.SoloSim`, ~30 µs a game): 20 candidates, up to 480
+#: rollouts, halving after 60, 120 and 240 (measured: 25.7 with 12 candidates, 25.6 with 12 x 960,
+#: 26.2 with 20 x 480 on 200 seeded games); a co-op rollout plays every seat through the engine with the mission checks
+#: (~0.3-0.6 ms a decision), so its work cap keeps a 6-seat decision under a second. Co-op keeps
+#: greedy's choice unless another candidate's rollouts beat it, paired by dice, by 1.25 standard
+#: errors (measured on 129 held-out co-op decisions rolled out 160 times each, see docs/bots.md:
+#: with 3-6 seats the planner gained +0.0029 a decision that way, +0.0005 with the 0.05 margin before).
+PLANNER_CONFIGS = {
+    "solo": PlannerConfig(candidates=20, rollouts=480, halving=True, halving_at=(8, 4, 2)),
+    "base": PlannerConfig(candidates=6, rollouts=24, work=WORK_BUDGET["base"]),
+    "coop": PlannerConfig(candidates=6, rollouts=24, work=COOP_PLAN_WORK, switch_z=1.25, active_only=True),
+}
+
+
+def planner_config(game) -> PlannerConfig:
+    return PLANNER_CONFIGS.get(game.mode, PLANNER_CONFIGS["base"])
+
+
+def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int | None = None):
+    """Monte-Carlo evaluation of the best candidates: [(action, mean value, n)] best first."""
+    cfg = cfg or planner_config(state.game)
+    if seat is None:
+        seat = state.current_player()
+    if seat < 0:  # a team decision (co-op penalties): greedy's own first, then the closest alternatives
+        own = team_decision(state, rng)
+        cands = [own] + [a for a in _decision_alternatives(state) if a != own][: cfg.candidates - 1]
+        seat_for_value = 0
+    elif team_choosing(state, seat):
+        # the co-op active seat: its best choices for the team (greedy's own first), then the pass
+        w, bias = _weights_for(state)
+        cands = [a for _, a in team_choices(state, w, bias)][: cfg.candidates]
+        if PASS not in cands:
+            cands.append(PASS)
+        seat_for_value = seat
+    else:
+        if cfg.active_only and state.game.cooperative and state.game.n_seats > 1:
+            return [(greedy_policy(state, rng), 0.0, 0)]
+        # greedy's own choice first, then the heuristic's best moves, then the pass
+        own = greedy_policy(state, rng)
+        cands = [own] + [a for a, _ in ranked_moves(state, seat, cfg.candidates) if a != own][: cfg.candidates - 1]
+        if PASS not in cands:
+            cands.append(PASS)
+        seat_for_value = seat
+    if len(cands) == 1:
+        return [(cands[0], 0.0, 0)]
+    totals = [0.0] * len(cands)
+    # paired with candidate 0 (greedy's choice) rollout by rollout: sums of the differences and their squares
+    dsum, dsq = [0.0] * len(cands), [0.0] * len(cands)
+    n = work = 0
+    t0 = time.perf_counter()
+    base_seed = rng.getrandbits(32)
+    sim = solo_sim(state.game) if cfg.horizon is None and seat == 0 and state.phase == "active" else None
+    if sim is not None:  # solo: compiled rollouts (the same play as the state-based rollout)
+        boards, jokers = sim.positions([sim.after(state.seats[0], a) for a in cands])
+        nxt = state.roll_index + 1
+    alive = list(range(len(cands)))
+    counts = [0] * len(cands)
+    cut = tuple(max(2 + i, cfg.rollouts // d) for i, d in enumerate(cfg.halving_at)) if cfg.halving else ()
+    while n < cfg.rollouts:
+        if n in cut and len(alive) > 2:  # drop the worse half: the rollouts go where the choice is close
+            alive.sort(key=lambda j: (-totals[j], j))
+            alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+        if sim is not None:  # every candidate still in the race with the same dice, in one call
+            scores = sim.play(boards[alive], jokers[alive], sim.draw(random.Random(base_seed + n), sim.n_rolls - nxt))
+            for j, v in zip(alive, scores.tolist()):
+                counts[j] += 1
+                totals[j] += v
+            work += 2 * (sim.n_rolls - nxt) * len(alive)
+        else:
+            v0 = None
+            for j in alive:
+                counts[j] += 1
+                st = state.clone()
+                st.history = []
+                st.apply(cands[j], seat if seat >= 0 else None)
+                v = rollout(st, random.Random(base_seed + n), seat_for_value, cfg.horizon)
+                totals[j] += v
+                work += len(st.history)
+                if j == 0:
+                    v0 = v
+                elif v0 is not None:
+                    dsum[j] += v - v0
+                    dsq[j] += (v - v0) ** 2
+        n += 1
+        if n >= 2 and ((cfg.work is not None and work >= cfg.work)
+                       or (cfg.budget_s is not None and time.perf_counter() - t0 > cfg.budget_s)):
+            break
+    # a candidate dropped by halving keeps the mean of its own rollouts (and ranks after the finalists)
+    mean = [totals[j] / counts[j] for j in range(len(cands))]
+    ranked = sorted(range(len(cands)), key=lambda j: (j not in alive, -mean[j], j))
+    if (ranked[0] != 0 and (cfg.margin or cfg.switch_z is not None)
+            and not _clearly_better(cfg, mean, ranked[0], counts, dsum, dsq)):
+        # few, noisy rollouts: leave greedy's choice (candidate 0) only for a clearly better one
+        ranked.remove(0)
+        ranked.insert(0, 0)
+    return [(cands[j], mean[j], counts[j]) for j in ranked]
+
+
+def _decision_alternatives(state) -> list:
+    """A team decision's legal actions, the likeliest good ones first: C-GOAL-10 splits by how
+    evenly they leave the "!" spread (as :func:`nochmal.bots.coop_weights.even_split` measures it), then
+    as the engine lists them."""
+    acts = list(state.legal_actions())
+    lefts = [s.jokers_left for s in state.seats]
+
+    def spread(a) -> int:
+        per = getattr(a, "per_seat", None)
+        if per is None:
+            return 0
+        after = [left - k for left, k in zip(lefts, per)]
+        return max(after) - min(after)
+
+    return sorted(acts, key=spread)  # stable: ties keep the engine's order
+
+
+def _clearly_better(cfg: PlannerConfig, mean, j: int, counts, dsum, dsq) -> bool:
+    """Does candidate ``j`` beat greedy's choice (candidate 0) clearly enough to be played instead:
+    by the margin, and (``switch_z``) by ``switch_z`` standard errors of the paired differences of
+    their rollouts (the same dice for both)?"""
+    if mean[j] - mean[0] < cfg.margin:
+        return False
+    if cfg.switch_z is None:
+        return True
+    k = counts[j]
+    if k < 2 or counts[0] < k:
+        return False
+    d = dsum[j] / k
+    var = max(SWITCH_SD_FLOOR ** 2, (dsq[j] - k * d * d) / (k - 1))
+    return d > cfg.switch_z * math.sqrt(var / k)
+
+
+#: the paired test takes the differences' standard deviation as at least this (1 % of a win), so a
+#: few rollouts that happen to differ by the same amount are no proof on their own
+SWITCH_SD_FLOOR = 0.01
+
+
+def make_planner(cfg: PlannerConfig | None = None):
+    """The planner policy; ``cfg`` None: the settings for the game's mode (:data:`PLANNER_CONFIGS`)."""
+
+    def planner_policy(state, rng: random.Random):
+        if state.current_player() >= 0:
+            acts = state.legal_actions()
+            if len(acts) == 1:
+                return acts[0]
+        return plan(state, rng, cfg)[0][0]
+
+    return planner_policy
+
+
+planner_policy = make_planner()

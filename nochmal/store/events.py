@@ -1,0 +1,218 @@
+"""The event log of a game. Every decision is an event (a pydantic discriminated union) with
+a sequence number and the rules version; the state is a fold of the events; an undo takes
+back the last effective decision and is itself an event."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from typing import Annotated, Literal, Union
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+
+from nochmal.engine.version import RULES_VERSION
+from nochmal.engine.dice import Roll
+from nochmal.engine.errors import IllegalMoveError, InvalidInputError, NochmalError
+from nochmal.engine.game import Game, State, action_to_json, parse_action
+from nochmal.engine.moves import Cross, Pass
+from nochmal.engine.sheet import control_character
+
+Face = Annotated[str, Field(max_length=8)]
+CellName = Annotated[str, Field(pattern=r"^[A-Oa-o][1-7]$")]
+_AT_PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
+                         r"(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})")
+
+
+def _check_at(value: str) -> str:
+    """When an event was entered: ISO 8601 with a time zone, as :func:`now` writes it (empty:
+    not recorded)."""
+    if value:
+        try:
+            ok = _AT_PATTERN.fullmatch(value) is not None and datetime.fromisoformat(value).tzinfo is not None
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError("must be a timestamp in ISO 8601 with a time zone, e.g. 2026-05-01T19:30:00+00:00")
+    return value
+
+
+def _check_by(value: str) -> str:
+    """Who entered an event: a short plain name, by the rule of names in data files
+    (:func:`nochmal.engine.sheet.control_character`). Markup characters are allowed: pages escape them."""
+    found = control_character(value)
+    if found is not None:
+        i, ch = found
+        raise ValueError(f"character {i} is the control character U+{ord(ch):04X}: a name is plain text on one line")
+    return value
+
+
+Timestamp = Annotated[str, Field(max_length=40), AfterValidator(_check_at)]
+PlainName = Annotated[str, Field(max_length=64), AfterValidator(_check_by)]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seq: Annotated[StrictInt, Field(ge=0)]
+    rules_version: StrictInt = RULES_VERSION
+    at: Timestamp = ""  # when it was entered (events.now())
+    by: PlainName = ""  # who entered it (seat name, device, bot)
+
+
+class RollEvent(_Event):
+    type: Literal["roll"] = "roll"
+    colours: tuple[Face, ...]
+    numbers: tuple[Face, ...]
+    source: Literal["entered", "sampled"] = "entered"
+
+
+class CrossEvent(_Event):
+    type: Literal["cross"] = "cross"
+    seat: Annotated[StrictInt, Field(ge=0, le=5)]
+    colour_die: Face
+    number_die: Face
+    colour: Face
+    cells: Annotated[tuple[CellName, ...], Field(min_length=1, max_length=5)]
+
+
+class PassEvent(_Event):
+    """A pass (base game) or a failed roll (co-op, C-FAIL)."""
+
+    type: Literal["pass"] = "pass"
+    seat: Annotated[StrictInt, Field(ge=0, le=5)]
+
+
+class StrikeJokersEvent(_Event):
+    type: Literal["strike_jokers"] = "strike_jokers"
+    per_seat: tuple[Annotated[StrictInt, Field(ge=0, le=20)], ...]
+
+
+class RemoveDieEvent(_Event):
+    type: Literal["remove_die"] = "remove_die"
+    die: Literal["colour", "number"]
+
+
+class UndoEvent(_Event):
+    type: Literal["undo"] = "undo"
+    undoes: Annotated[StrictInt, Field(ge=0)]  # seq of the event taken back
+
+
+Event = Annotated[Union[RollEvent, CrossEvent, PassEvent, StrikeJokersEvent, RemoveDieEvent, UndoEvent],
+                  Field(discriminator="type")]
+EVENT_ADAPTER = TypeAdapter(Event)
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def parse_event(data: object, index: int | None = None) -> _Event:
+    """Validate one stored/imported event dict; the error names the event."""
+    try:
+        return EVENT_ADAPTER.validate_python(data)
+    except ValidationError as err:
+        where = f"event {index}" if index is not None else "event"
+        first = err.errors()[0]
+        path = first["loc"]
+        if len(path) > 1 and isinstance(data, dict) and path[0] == data.get("type"):
+            path = path[1:]  # the union's tag: "field by", not "field pass.by"
+        loc = ".".join(str(p) for p in path)
+        msg = first["msg"].removeprefix("Value error, ")
+        raise InvalidInputError(f"{where}: field {loc or '(event)'}: {msg}") from None
+
+
+def action_of(ev: _Event):
+    """The game action an event stands for (None for an undo)."""
+    if isinstance(ev, UndoEvent):
+        return None
+    data = ev.model_dump(mode="json", exclude={"seq", "rules_version", "at", "by", "seat", "source", "undoes"})
+    return parse_action({**data, "cells": list(ev.cells)} if isinstance(ev, CrossEvent) else data)
+
+
+def event_for(action, seq: int, seat: int | None = None, *, by: str = "", source: str = "entered",
+              rules_version: int = RULES_VERSION) -> _Event:
+    """The event that records ``action`` (of ``seat``) as event ``seq`` of a game played under
+    ``rules_version`` (an old game goes on under the version it was saved with)."""
+    data = action_to_json(action)
+    data.update(seq=seq, at=now(), by=by, rules_version=rules_version)
+    if isinstance(action, (Cross, Pass)):
+        data["seat"] = seat
+    if isinstance(action, Roll):
+        data["source"] = source
+    return parse_event(data)
+
+
+def describe(ev: _Event, names: list[str] | None = None) -> str:
+    """One line for the history page."""
+    who = (lambda s: names[s] if names and s < len(names) else f"seat {s + 1}")
+    if isinstance(ev, RollEvent):
+        return f"roll ({ev.source}): {' '.join(ev.colours)} | {' '.join(ev.numbers)}"
+    if isinstance(ev, CrossEvent):
+        return f"{who(ev.seat)} crosses {ev.colour} {'-'.join(ev.cells)} with {ev.colour_die}+{ev.number_die}"
+    if isinstance(ev, PassEvent):
+        return f"{who(ev.seat)} passes / marks a failed roll"
+    if isinstance(ev, StrikeJokersEvent):
+        return "team strikes \"!\": " + ", ".join(f"{who(i)} {n}" for i, n in enumerate(ev.per_seat) if n)
+    if isinstance(ev, RemoveDieEvent):
+        return f"team removes a {ev.die} die for good"
+    if isinstance(ev, UndoEvent):
+        return f"undo of event {ev.undoes}"
+    return repr(ev)
+
+
+class Fold:
+    """The state a list of events leads to, and the effective (not undone) decisions."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.state = game.new_state()
+        self.effective: list[tuple[int, object, int | None]] = []  # (seq, action, seat)
+        self.events: list[_Event] = []
+
+    def copy(self) -> "Fold":
+        f = Fold.__new__(Fold)
+        f.game, f.state = self.game, self.state.clone()
+        f.effective, f.events = list(self.effective), list(self.events)
+        return f
+
+    def apply(self, ev: _Event, index: int | None = None) -> None:
+        """Apply one event; raises naming the event, and leaves the fold unchanged on error."""
+        i = len(self.events) if index is None else index
+        if ev.seq != len(self.events):
+            raise InvalidInputError(f"event {i}: seq is {ev.seq}, expected {len(self.events)}")
+        if ev.rules_version != self.game.rules_version:
+            raise InvalidInputError(
+                f"event {i}: field rules_version is {ev.rules_version}, but the game is played under rules version "
+                f"{self.game.rules_version}")
+        if isinstance(ev, UndoEvent):
+            if not self.effective or self.effective[-1][0] != ev.undoes:
+                last = self.effective[-1][0] if self.effective else None
+                raise InvalidInputError(f"event {i}: undo of event {ev.undoes}, but the last effective decision is {last}")
+            kept = self.effective[:-1]
+            st = self.game.new_state()
+            for _, action, seat in kept:
+                st.apply(action, seat)
+            self.state, self.effective = st, kept
+        else:
+            seat = getattr(ev, "seat", None)
+            st = self.state.clone()
+            try:
+                action = action_of(ev)
+                st.apply(action, seat)
+            except IllegalMoveError as err:
+                raise IllegalMoveError(err.rule, f"event {i} ({ev.type}): {err.reason}", err.position) from None
+            except NochmalError as err:
+                raise InvalidInputError(f"event {i} ({ev.type}): {err}") from None
+            self.state = st
+            self.effective.append((ev.seq, action, seat))
+        self.events.append(ev)
+
+
+def fold(game: Game, events: list) -> Fold:
+    f = Fold(game)
+    for i, data in enumerate(events):
+        f.apply(data if isinstance(data, _Event) else parse_event(data, i), i)
+    return f
+
+
+__all__ = ["Event", "RollEvent", "CrossEvent", "PassEvent", "StrikeJokersEvent", "RemoveDieEvent", "UndoEvent",
+           "parse_event", "event_for", "fold", "Fold", "describe", "State"]

@@ -1,0 +1,54 @@
+"""How the game's things are named on screen: dice faces, colours, seats, a roll's dice, and
+what passing is called in this variant (Markdown or plain text; no widgets)."""
+
+from __future__ import annotations
+
+from nochmal.engine.cells import COLOURS
+from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER
+from nochmal.ui.safe import md
+
+BADGES = ("yellow", "green", "blue", "red", "orange")  # Markdown badge colour per colour
+
+
+def colour_face_label(face: int) -> str:
+    """A colour die's face as Markdown (a coloured badge with the colour's name)."""
+    if face == COLOUR_JOKER:
+        return ":gray-badge[**X** joker]"
+    return f":{BADGES[face]}-badge[{COLOURS[face]}]"
+
+
+def number_face_label(face: int) -> str:
+    return "?" if face == NUMBER_JOKER else str(face)
+
+
+def colour_label(colour: int) -> str:
+    return f":{BADGES[colour]}-badge[{COLOURS[colour]}]"
+
+
+def seat_label(names: list[str], seat: int) -> str:
+    """A seat as Markdown (its number, then its name escaped): "2. Ada"."""
+    return f"{seat + 1}. {md(names[seat])}"
+
+
+def seat_text(names: list[str], seat: int) -> str:
+    """A seat as plain text, for HTML (which escapes it) and plain-text widgets."""
+    return f"{seat + 1}. {names[seat]}"
+
+
+def number_order(face: int) -> int:
+    return 6 if face == NUMBER_JOKER else face  # "?" after 5
+
+
+def dice_text(colours, numbers) -> str:
+    return "  ".join(colour_face_label(f) for f in colours) + "  |  " + "  ".join(
+        f"**{number_face_label(f)}**" for f in sorted(numbers, key=number_order))
+
+
+def pass_label(game) -> str:
+    """The pass button's words: "Pass", or "Failed roll (C-FAIL)" where a pass is a failed roll."""
+    return game.pass_name.capitalize() + (" (C-FAIL)" if game.has_failed_rolls else "")
+
+
+def pass_icon(game) -> str:
+    """The pass button's icon: a red box where a pass marks a failed roll, else "skip"."""
+    return "🟥" if game.has_failed_rolls else "⏭️"

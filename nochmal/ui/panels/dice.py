@@ -1,0 +1,88 @@
+"""The dice: entering the roll the table threw (companion), rolling in the app (digital), and
+the list of this roll's dice with what each seat may still use."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from nochmal.engine.dice import COLOUR_FACES, NUMBER_FACES, Roll
+from nochmal.engine.moves import Cross
+from nochmal.store.events import CrossEvent, PassEvent
+from nochmal.ui import tableview as tv
+from nochmal.ui.actions import need, run_action, same_roll, who
+from nochmal.ui.labels import colour_face_label, dice_text, number_face_label, seat_label
+from nochmal.ui.safe import md
+
+
+def _roll_keys(nc: int, nn: int) -> list[str]:
+    return [f"roll-c-{i}" for i in range(nc)] + [f"roll-n-{i}" for i in range(nn)]
+
+
+def _enter_roll(nc: int, nn: int, seen_roll: str) -> None:
+    ss = st.session_state
+    colours = [ss.get(f"roll-c-{i}") for i in range(nc)]
+    numbers = [ss.get(f"roll-n-{i}") for i in range(nn)]
+
+    def do(ses, access):
+        same_roll(ses, seen_roll)
+        need(all(c is not None for c in colours) and all(n is not None for n in numbers),
+             "R-ROLL: choose the face of every die first")
+        ses.record(Roll.of(colours, numbers), by=who(access))
+        for k in _roll_keys(nc, nn):
+            ss[k] = None
+
+    run_action(do)
+
+
+def _roll_digital(seen_roll: str) -> None:
+    def do(ses, access):
+        same_roll(ses, seen_roll)
+        ses.roll_digital(by=who(access))
+
+    run_action(do)
+
+
+def dice_entry(nc: int, nn: int, allowed: bool, seen_roll: str) -> None:
+    """Companion: the faces the table rolled, one tap per die, then "Enter roll"."""
+    st.markdown("**Enter the roll** — tap the face each die shows")
+    for i in range(nc):
+        st.segmented_control(f"Colour die {i + 1}", COLOUR_FACES, format_func=colour_face_label,
+                             key=f"roll-c-{i}", disabled=not allowed)
+    for i in range(nn):
+        st.segmented_control(f"Number die {i + 1}", NUMBER_FACES, format_func=number_face_label,
+                             key=f"roll-n-{i}", disabled=not allowed)
+    st.button("Enter roll", key="roll-enter", type="primary", icon="🎲", on_click=_enter_roll, args=(nc, nn, seen_roll),
+              disabled=not allowed)
+
+
+def roll_button(allowed: bool, seen_roll: str) -> None:
+    st.button("Roll the dice", key="roll-digital", type="primary", icon="🎲", on_click=_roll_digital,
+              args=(seen_roll,), disabled=not allowed)
+
+
+def dice_panel(st_, names: list[str], bots: list, events: list) -> None:
+    """The dice of this roll and which dice each undecided seat may still use."""
+    d = st_.dice
+    st.markdown(f"**Roll {st_.roll_index + 1}** — {dice_text(d.colours, d.numbers)}")
+    decided = tv.this_roll(events)
+    lines = []
+    for seat in range(st_.game.n_seats):
+        label = seat_label(names, seat) + (" 🤖" if bots[seat] else "")
+        role = "active" if seat == st_.active else "passive"
+        if seat in st_.pending or (st_.phase == "active" and seat == st_.active):
+            cf, nf = st_.dice_for(seat)
+            lines.append(f"- {label} ({role}) — to decide, may use {dice_text(cf, nf)}")
+        elif st_.phase == "active":
+            lines.append(f"- {label} ({role}) — waits for the active seat (R-ORDER)")
+        else:
+            ev = decided.get(seat)
+            what = ("crossed " + ev.colour + " " + "-".join(ev.cells) if isinstance(ev, CrossEvent)
+                    else "failed roll / pass" if isinstance(ev, PassEvent) else "decided")
+            lines.append(f"- {label} ({role}) — done: {md(what)}")
+    st.markdown("\n".join(lines))
+    if st_.phase == "passive" and st_.game.sets_aside(st_) and isinstance(st_.active_move, Cross):
+        am = st_.active_move
+        st.caption(f"Set aside by the active seat (R-ACTIVE): {colour_face_label(am.colour_die)} and "
+                   f"{number_face_label(am.number_die)}; the others pick from the rest (R-PASSIVE).")
+    elif st_.roll_index < st_.game.free_rolls and st_.game.n_seats > 1:
+        st.caption("First three rolls: nothing is set aside, everybody picks from all dice (R-FIRST3).")

@@ -1,0 +1,50 @@
+"""The end of a game: won or lost and why, the scores, and (for a team) the goal checks and
+the mission."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from nochmal.ui.labels import seat_label
+from nochmal.ui.safe import md
+from nochmal.ui.panels.mission import mission_panel
+
+
+def outcome_panel(st_, names: list[str]) -> None:
+    """How the game ended: the team's result, or the scores and the winners."""
+    out = st_.outcome().to_json()
+    with st.container(border=True, key="outcome"):
+        if st_.game.cooperative:
+            if out["won"]:
+                st.success(f"🎉 The team WON — {md(out['reason'])} after {out['turns']} turns.")
+            else:
+                st.error(f"The team lost — {md(out['reason'])}.")
+            rows = []
+            for t, c in sorted(out["checks"].items(), key=lambda kv: int(kv[0])):
+                pen = c.get("penalty") or {}
+                rows.append({"after turn": int(t), "team points": c["points"], "goal": c["goal"],
+                             "met": "yes" if c["met"] else "no",
+                             "penalty": ("-" if not pen else f"a {pen['removed_die']} die removed"
+                                         if "removed_die" in pen else f"{pen.get('jokers')} \"!\" struck")})
+            if rows:
+                st.table(rows)
+            st.table([{"seat": seat_label(names, i), "failed rolls": out["failed_rolls"][i],
+                       "\"!\" left": out["jokers_left"][i], "column points": out["scores"][i]["columns"],
+                       "columns": " ".join(out["scores"][i]["columns_completed"])}
+                      for i in range(len(names))])
+            st.caption(f"Team points now: {out['team_points_now']}. Tableau {md(out['tableau']['id'])} "
+                       f"({out['tableau']['provenance']}); sheets: {', '.join(out['sheets_provenance'])}.")
+            mission_panel(out["mission"], names, over=True)
+        else:
+            winners = ", ".join(md(names[w]) for w in out["winners"])
+            st.success(f"🏁 Game over after {out['rolls']} rolls — {md(out['reason'])}. "
+                       f"{'Winner' if len(out['winners']) == 1 else 'Winners'}: **{winners}**")
+            st.table([{"seat": seat_label(names, s["seat"]), "colours": s["colours"], "columns": s["columns"],
+                       "\"!\"": s["jokers"], "stars": s["stars"], "total": s["total"],
+                       "colours completed": ", ".join(s["colours_completed"]),
+                       "columns completed": " ".join(s["columns_completed"])} for s in out["scores"]])
+            band = out.get("solo_band")
+            if band:
+                st.info(f"Solo rating: {'★' * band['stars'] or '—'} — {band['words']} "
+                        f"(band {band['band'] + 1} of 13, R-SOLO-SCORE)")
+

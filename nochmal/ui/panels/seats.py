@@ -1,0 +1,49 @@
+"""Every seat's sheet as the table sees it, with the seat's "!" left and failed rolls."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from nochmal.ui.labels import seat_text
+from nochmal.ui.sheetview import sheet_html
+
+
+def seat_status_html(st_, seat: int) -> str:
+    """A seat's "!" left (and, where passing marks failed rolls, its failed-roll boxes) as HTML."""
+    s = st_.seats[seat]
+    jl = s.jokers_left
+    box = ("display:inline-block;width:15px;height:17px;margin-right:2px;border-radius:3px;text-align:center;"
+           "font:700 11px/17px sans-serif;vertical-align:middle;")
+    jokers = "".join(
+        f'<span style="{box}border:1px solid #333;background:#fff;color:#000">!</span>' if k < jl else
+        f'<span style="{box}border:1px solid #bbb;background:#eee;color:#aaa;text-decoration:line-through">!</span>'
+        for k in range(s.sheet.jokers))
+    out = (f'<span style="white-space:nowrap;margin-right:10px" title="{jl} of {s.sheet.jokers} &quot;!&quot; left">'
+           f'"!" left: <b>{jl}</b> {jokers}</span>')
+    if st_.game.has_failed_rolls:
+        boxes = st_.game.failed_roll_boxes(s)
+        fails = "".join(
+            f'<span style="{box}border:2px solid #c62828;background:{"#c62828" if k < s.failed else "#fff"};'
+            f'color:#fff">{"✕" if k < s.failed else ""}</span>' for k in range(boxes))
+        out += (f'<span style="white-space:nowrap" title="{s.failed} of {boxes} failed rolls (C-FAIL)">failed rolls: '
+                f'<b>{s.failed}/{boxes}</b> {fails}</span>')
+    return f'<div class="nm-status" style="font:13px sans-serif;margin:2px 0 6px">{out}</div>'
+
+
+def seat_sheets(st_, names: list[str], bots: list, *, skip: int | None, recent: list[int], colourblind: bool) -> None:
+    """Every seat's sheet (HTML) with "!" left and failed rolls; ``skip`` is drawn elsewhere."""
+    seats = [i for i in range(st_.game.n_seats) if i != skip]
+    if not seats:
+        return
+    per_row = 2
+    for start in range(0, len(seats), per_row):
+        cols = st.columns(per_row)
+        for col, seat in zip(cols, seats[start:start + per_row]):
+            s = st_.seats[seat]
+            with col:
+                tag = " 🤖" if bots[seat] else ""
+                prov = "" if s.sheet.provenance == "verified" else f" ({s.sheet.provenance})"
+                st.html(sheet_html(s.sheet, s.crossed, last=recent[seat], colourblind=colourblind, compact=True,
+                                   title=f"{seat_text(names, seat)}{tag} — {s.sheet.id}{prov}")
+                        + seat_status_html(st_, seat))
+

@@ -1,0 +1,56 @@
+"""Taking back the last decision (undo), and following entries other devices make (live)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from nochmal.store.db import StoreError
+from nochmal.store.events import describe
+from nochmal.ui import state
+from nochmal.ui import tableview as tv
+from nochmal.ui.actions import need, run_action, who
+from nochmal.ui.safe import md
+
+
+def may_undo(access: str, ev) -> bool:
+    if access == "host":
+        return True
+    seat = state.my_seat()
+    return seat is not None and getattr(ev, "seat", None) == seat
+
+
+def _undo() -> None:
+    def do(ses, access):
+        ev = tv.last_effective_event(ses.events)
+        need(ev is not None, "nothing to undo")
+        need(may_undo(access, ev), "this device may undo only its own seat's last entry")
+        ses.undo(by=who(access))
+        return f"Undone: {md(describe(ev, ses.seat_names))}"
+
+    run_action(do)
+
+
+def undo_button(ses, access: str, key: str = "undo-btn") -> None:
+    ev = tv.last_effective_event(ses.events)
+    if ev is None:
+        st.caption("Nothing to undo yet.")
+        return
+    text = md(describe(ev, ses.seat_names))
+    st.button(f"Undo: {text}", key=key, icon="↩️", on_click=_undo, disabled=not may_undo(access, ev),
+              help="Takes back the last decision still in force (the undo itself is kept in the history)")
+
+
+def live_refresh(game_id: str, seen: int) -> None:
+    """Re-read the game every 1.5 s; rerun the page when another device added an event."""
+
+    @st.fragment(run_every=1.5)
+    def _watch() -> None:
+        try:
+            n = state.store().n_events(game_id)
+        except StoreError:
+            return
+        if n != seen:
+            st.rerun()
+
+    _watch()
+
