@@ -109,3 +109,19 @@ def test_no_mode_name_comparisons_outside_the_engine_and_the_cli(module):
     lines = [f"{i}: {line.strip()}" for i, line in enumerate(MODULES[module].read_text(encoding="utf-8").splitlines(), 1)
              if MODE_COMPARISON.search(line) and not line.strip().startswith("#")]
     assert not lines, f"{module} branches on a mode name (ask the game instead):\n" + "\n".join(lines)
+
+
+def test_the_engine_contract_for_library_users():
+    import nochmal.engine as engine
+
+    assert set(engine.__all__) >= {"BaseGame", "SoloGame", "CoopGame", "Roll", "Cross", "PASS", "IllegalMoveError",
+                                   "InvalidInputError", "RULES_VERSION", "game_from_config", "play"}
+    game = engine.CoopGame.create(2, 1)
+    state = game.new_state()
+    state.apply(engine.Roll.of((0, 1, 2), (1, 2, 3)))
+    assert state.current_player() == 0 and len(state.legal_actions()) > 0
+    with pytest.raises(engine.IllegalMoveError, match="R-"):
+        state.apply(engine.Cross(0, 1, 0, 1 << 0))  # A1: not in the start column
+    rebuilt = engine.game_from_config(game.config())
+    assert type(rebuilt) is engine.CoopGame and rebuilt.config() == game.config()
+    assert engine.variant("solo").create().n_seats == 1 and engine.variant("coop") is engine.CoopGame

@@ -17,7 +17,7 @@ from nochmal.engine.coop import CoopGame, RemoveDie, StrikeJokers
 from nochmal.engine.dice import Roll
 from nochmal.engine.errors import DataFileError, IllegalMoveError, InvalidInputError, NochmalError
 from nochmal.engine.game import (CHANCE, TEAM, TERMINAL, BaseGame, Game, Outcome, SoloGame, State, action_to_json,
-                                 game_from_config, parse_action, play, replay)
+                                 game_from_config, parse_action, play, replay, variant)
 from nochmal.engine.moves import PASS, Cross, Pass
 from nochmal.engine.version import RULES_VERSION, SUPPORTED_RULES_VERSIONS
 
@@ -25,5 +25,5 @@ __all__ = [
     "BaseGame", "CHANCE", "CoopGame", "Cross", "DataFileError", "Game", "IllegalMoveError", "InvalidInputError",
     "NochmalError", "Outcome", "PASS", "Pass", "RULES_VERSION", "RemoveDie", "Roll", "SUPPORTED_RULES_VERSIONS",
     "SoloGame", "State", "StrikeJokers", "TEAM", "TERMINAL", "action_to_json", "game_from_config", "parse_action",
-    "play", "replay",
+    "play", "replay", "variant",
 ]
