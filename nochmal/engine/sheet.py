@@ -78,7 +78,8 @@ def control_character(text: str) -> tuple[int, str] | None:
     return None
 
 
-def _plain_text(value: str) -> str:
+def plain_text(value: str) -> str:
+    """One line of plain text: no control characters (for ``AfterValidator``)."""
     found = control_character(value)
     if found is not None:
         i, ch = found
@@ -88,17 +89,18 @@ def _plain_text(value: str) -> str:
 
 
 #: One line of plain text (names, sources, labels): control characters are refused.
-PlainText = Annotated[str, AfterValidator(_plain_text), Field(json_schema_extra={"pattern": PLAIN_TEXT_PATTERN})]
+PlainText = Annotated[str, AfterValidator(plain_text), Field(json_schema_extra={"pattern": PLAIN_TEXT_PATTERN})]
 
 
-def _not_blank(value: str) -> str:
+def not_blank(value: str) -> str:
+    """A name needs visible text (for ``AfterValidator``)."""
     if not value.strip():
         raise ValueError("must not be blank: a name needs visible text")
     return value
 
 
 #: A name (of a sheet, tableau, mission): plain text with something to read, at most 80 characters.
-Name = Annotated[PlainText, Field(min_length=1, max_length=80), AfterValidator(_not_blank)]
+Name = Annotated[PlainText, Field(min_length=1, max_length=80), AfterValidator(not_blank)]
 #: Whole numbers in data files are whole numbers: no "5", 5.0 or true turned into 5.
 StrictInt = Annotated[int, Strict()]
 

@@ -15,7 +15,7 @@ from nochmal.engine.dice import Roll
 from nochmal.engine.errors import IllegalMoveError, InvalidInputError, NochmalError
 from nochmal.engine.game import Game, State, action_to_json, parse_action
 from nochmal.engine.moves import Cross, Pass
-from nochmal.engine.sheet import control_character
+from nochmal.engine.sheet import plain_text
 
 Face = Annotated[str, Field(max_length=8)]
 CellName = Annotated[str, Field(pattern=r"^[A-Oa-o][1-7]$")]
@@ -36,18 +36,9 @@ def _check_at(value: str) -> str:
     return value
 
 
-def _check_by(value: str) -> str:
-    """Who entered an event: a short plain name, by the rule of names in data files
-    (:func:`nochmal.engine.sheet.control_character`). Markup characters are allowed: pages escape them."""
-    found = control_character(value)
-    if found is not None:
-        i, ch = found
-        raise ValueError(f"character {i} is the control character U+{ord(ch):04X}: a name is plain text on one line")
-    return value
-
-
 Timestamp = Annotated[str, Field(max_length=40), AfterValidator(_check_at)]
-PlainName = Annotated[str, Field(max_length=64), AfterValidator(_check_by)]
+#: who entered an event: a short plain name (markup characters are fine: pages escape them)
+PlainName = Annotated[str, Field(max_length=64), AfterValidator(plain_text)]
 
 
 class _Event(BaseModel):

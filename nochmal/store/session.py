@@ -27,7 +27,7 @@ from nochmal.engine.game import Game, game_from_config, variant
 from nochmal.store.access import (SHORT_CODE_LENGTH, Throttle, match_code, new_short_code, new_token,
                      normalize_short_code)
 from nochmal.bots.policies import POLICY_NAMES
-from nochmal.engine.sheet import StrictInt, control_character
+from nochmal.engine.sheet import StrictInt, not_blank, plain_text
 from nochmal.store.db import GameStore, StoreError
 
 EXPORT_FORMAT = "nochmal-game"
@@ -81,17 +81,6 @@ SEED_MAX = 2**63 - 1
 DEFAULT_IMPORT_TITLE = "imported game"
 
 
-def _plain_line(text: str) -> str:
-    """The rule of :data:`nochmal.engine.sheet.PlainText` (no control characters, one line), and not blank."""
-    found = control_character(text)
-    if found is not None:
-        i, ch = found
-        raise ValueError(f"character {i} is the control character U+{ord(ch):04X}: names are plain text on one line")
-    if not text.strip():
-        raise ValueError("must not be blank")
-    return text
-
-
 def _timestamp(text: str) -> str:
     try:
         datetime.fromisoformat(text)
@@ -101,9 +90,11 @@ def _timestamp(text: str) -> str:
 
 
 #: A seat's name: short plain text (markup characters are fine: every page escapes them).
-SeatName = Annotated[str, Strict(), Field(min_length=1, max_length=SEAT_NAME_MAX), AfterValidator(_plain_line)]
+SeatName = Annotated[str, Strict(), Field(min_length=1, max_length=SEAT_NAME_MAX), AfterValidator(plain_text),
+                     AfterValidator(not_blank)]
 #: A game's title, by the same rule.
-Title = Annotated[str, Strict(), Field(min_length=1, max_length=TITLE_MAX), AfterValidator(_plain_line)]
+Title = Annotated[str, Strict(), Field(min_length=1, max_length=TITLE_MAX), AfterValidator(plain_text),
+                  AfterValidator(not_blank)]
 Timestamp = Annotated[str, Strict(), Field(max_length=40), AfterValidator(_timestamp)]
 SheetId = Annotated[str, Strict(), Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
 PolicyName = Literal[POLICY_NAMES]
