@@ -172,11 +172,7 @@ def _cmd_simulate(args) -> int:
     out.update({"mode": args.mode, "policy": args.policy, "seed": args.seed})
     if args.mode == "coop":
         out.update({"players": rows[0]["players"], "mission": rows[0]["mission"]})
-    if args.json:
-        print(json.dumps(out))
-    else:
-        for k, v in out.items():
-            _say(f"{k:12} {v}")
+    _print_table(out, args.json, width=12)
     return 0
 
 
@@ -340,12 +336,17 @@ def _cmd_bench(args) -> int:
     from nochmal.analytics.bench import run_bench
 
     res = run_bench(quick=args.quick)
-    if args.json:
-        print(json.dumps(res))
-    else:
-        for k, v in res.items():
-            _say(f"{k:28} {v}")
+    _print_table(res, args.json, width=28)
     return 0
+
+
+def _print_table(values: dict, as_json: bool, width: int) -> None:
+    """A flat result: one JSON line, or one ``name  value`` line per entry."""
+    if as_json:
+        print(json.dumps(values))
+    else:
+        for k, v in values.items():
+            _say(f"{k:{width}} {v}")
 
 
 class _Parser(argparse.ArgumentParser):

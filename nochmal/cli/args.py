@@ -68,12 +68,11 @@ def sheet_list(text: str) -> list[str]:
     return ids
 
 
-def sheet_id(name: str):
+def _checked(name: str, check):
+    """An argparse type that keeps the text if ``check(text)`` raises no NochmalError."""
     def parse(text: str) -> str:
-        from nochmal.engine.sheet import get_sheet
-
         try:
-            get_sheet(text)
+            check(text)
         except NochmalError as err:
             raise argparse.ArgumentTypeError(f"{name}: {err}") from None
         return text
@@ -81,14 +80,22 @@ def sheet_id(name: str):
     return parse
 
 
-def policy(text: str) -> str:
+def sheet_id(name: str):
+    def check(text: str) -> None:
+        from nochmal.engine.sheet import get_sheet
+
+        get_sheet(text)
+
+    return _checked(name, check)
+
+
+def _get_policy(text: str) -> None:
     from nochmal.bots.policies import get_policy
 
-    try:
-        get_policy(text)
-    except NochmalError as err:
-        raise argparse.ArgumentTypeError(f"--policy: {err}") from None
-    return text
+    get_policy(text)
+
+
+policy = _checked("--policy", _get_policy)
 
 
 def policy_list(text: str) -> list[str]:
