@@ -22,6 +22,7 @@ from hypothesis import strategies as hst
 
 from nochmal.cli import args as argtypes
 import nochmal.cli as cli
+from test_coop_cli import run_main  # the same in-process CLI call as the co-op CLI tests
 from nochmal.engine.errors import InvalidInputError
 from nochmal.engine.game import play
 from nochmal.bots.policies import get_policy
@@ -44,15 +45,6 @@ def work(tmp_path, monkeypatch):
     monkeypatch.setenv("NOCHMAL_DB", str(tmp_path / "default.sqlite3"))
     monkeypatch.chdir(w)
     return w
-
-
-def run_main(capsys, *argv) -> tuple[int, str, str]:
-    try:
-        rc = cli.main([str(a) for a in argv])
-    except SystemExit as e:  # argparse errors
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def run_proc(*argv, cwd, stdin: bytes = b"", timeout: float = 60) -> subprocess.CompletedProcess:

@@ -25,26 +25,18 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
+from serving import free_port, wait_healthy
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-HEALTH_TIMEOUT = 60.0
 WAIT_MS = 30_000  # the first use of a heavy component (plotly) can take seconds on a small machine
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def settle(page, timeout_ms: int = WAIT_MS) -> None:
@@ -86,21 +78,6 @@ def screenshot(page, name: str, *, full_page: bool = True) -> Path:
     else:
         page.screenshot(path=str(path))
     return path
-
-
-def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = HEALTH_TIMEOUT) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"streamlit not healthy after {timeout:.0f} s:\n{log.read_text(errors='replace')}")
 
 
 @pytest.fixture(scope="session")

@@ -8,16 +8,13 @@ once through 127.0.0.1, which is the machine itself.
 from __future__ import annotations
 
 import re
-import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from serving import free_port, wait_healthy
 
 from nochmal.cli.serve import network_address
 from nochmal.engine.sheet import get_sheet
@@ -28,25 +25,6 @@ CODE_LINE = re.compile(r"^Owner code for settings: (\S+) \(open (http://\S+) on 
 PASTED = "\n".join(get_sheet("standard").spec.grid)
 GATE = "This device needs the app owner's code for"
 REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"nochmal serve not healthy:\n{log.read_text(errors='replace')}")
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +42,7 @@ def served(tmp_path_factory):
         proc = subprocess.Popen([sys.executable, "-m", "nochmal.cli", "serve", "--host", "0.0.0.0", "--port", str(port)],
                                 cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        wait_healthy(f"http://127.0.0.1:{port}", proc, log)
+        wait_healthy(f"http://127.0.0.1:{port}", proc, log, what="nochmal serve")
         found = [m for m in map(CODE_LINE.match, log.read_text().splitlines()) if m]
         assert len(found) == 1, log.read_text()
         code, link = found[0].group(1), found[0].group(2)

@@ -15,6 +15,7 @@ from nochmal.engine.sheet import MAX_DATA_FILE_BYTES
 from nochmal.ui import owner
 from nochmal.ui.safe import code, md, visible
 from nochmal.ui.sheetview import PALETTE, sheet_html
+from nochmal.ui.uploads import checked_upload, refused_lines
 
 ss = st.session_state
 PROVENANCE_BADGE = {"verified": "✅ verified", "stand-in": "⚠️ stand-in", "user": "✍️ user", "?": "❌ unreadable"}
@@ -81,24 +82,14 @@ def delete(sheet_id: str) -> None:
 
 def import_file() -> None:
     """Save the uploaded sheet file as a user sheet (the owner's; checked, capped, validated)."""
-    refused = owner.refusal("Importing a sheet file")
-    if refused:
-        ss["view_result"] = ("error", [refused])
-        return
-    f = ss.get("sheet_upload")
-    if f is None:
-        ss["view_result"] = ("error", ["Choose a sheet file (.toml) first."])
-        return
-    if f.size > MAX_DATA_FILE_BYTES:
-        ss["view_result"] = ("error", [
-            f"{md(userdata.upload_label(f.name))}: {f.size:,} bytes, a sheet file may have at most "
-            f"{MAX_DATA_FILE_BYTES:,} bytes ({MAX_DATA_FILE_BYTES // 1024} KiB). Nothing was saved."])
+    f, problem = checked_upload("sheet_upload", "sheet")
+    if problem:
+        ss["view_result"] = ("error", [problem])
         return
     try:
         path, warnings, spec = userdata.import_sheet_file(f.name, f.getvalue())
     except NochmalError as err:
-        where = md(getattr(err, "path", "") or userdata.upload_label(f.name))
-        ss["view_result"] = ("error", [f"{where}: {md(p)} — nothing was saved." for p in userdata.problems_of(err)])
+        ss["view_result"] = ("error", refused_lines(err, f.name))
         return
     note = f" with {len(warnings)} invariant warning(s)" if warnings else ""
     ss["view_result"] = ("success", [f"Imported {md(userdata.upload_label(f.name))} as user sheet **{md(spec.id)}**"

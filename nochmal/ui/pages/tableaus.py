@@ -12,6 +12,7 @@ from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import MAX_DATA_FILE_BYTES
 from nochmal.ui import owner
 from nochmal.ui.safe import code, md
+from nochmal.ui.uploads import checked_upload, refused_lines
 
 ss = st.session_state
 PLAYER_COUNTS = range(1, 7)
@@ -62,25 +63,14 @@ def reset(n: int) -> None:
 
 def import_file() -> None:
     """Save the uploaded tableau file as the user's tableau for its player count."""
-    refused = owner.refusal("Importing a tableau file")
-    if refused:
-        ss["tab_import_result"] = ("error", [refused])
-        return
-    f = ss.get("tableau_upload")
-    if f is None:
-        ss["tab_import_result"] = ("error", ["Choose a tableau file (.toml) first."])
-        return
-    if f.size > MAX_DATA_FILE_BYTES:
-        ss["tab_import_result"] = ("error", [
-            f"{md(userdata.upload_label(f.name))}: {f.size:,} bytes, a tableau file may have at most "
-            f"{MAX_DATA_FILE_BYTES:,} bytes ({MAX_DATA_FILE_BYTES // 1024} KiB). Nothing was saved."])
+    f, problem = checked_upload("tableau_upload", "tableau")
+    if problem:
+        ss["tab_import_result"] = ("error", [problem])
         return
     try:
         path, spec = userdata.import_tableau_file(f.name, f.getvalue())
     except NochmalError as err:
-        where = md(getattr(err, "path", "") or userdata.upload_label(f.name))
-        ss["tab_import_result"] = ("error", [f"{where}: {md(p)} — nothing was saved."
-                                             for p in userdata.problems_of(err)])
+        ss["tab_import_result"] = ("error", refused_lines(err, f.name))
         return
     forget_inputs(spec.players)
     ss["tab_import_result"] = ("success", [
