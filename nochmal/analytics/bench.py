@@ -33,11 +33,15 @@ from nochmal.engine.moves import legal_moves
 from nochmal.engine.sheet import get_sheet, sheet_ids
 
 
+#: the sheets of the 4-player base games the engine and bot figures are timed on
+BENCH_SHEETS = ("standard", "red", "blue", "green")
+
+
 def midgame_positions(n: int, seed: int = 12345) -> list[tuple]:
     """(sheet, crossed, jokers_left) taken from random 4-player base games between roll 15
     and the end, every shipped verified sheet."""
     rng = random.Random(seed)
-    sheets = [get_sheet(s) for s in sheet_ids() if get_sheet(s).provenance == "verified"]
+    sheets = [sh for sh in map(get_sheet, sheet_ids()) if sh.provenance == "verified"]
     out = []
     while len(out) < n:
         game = BaseGame([rng.choice(sheets) for _ in range(4)])
@@ -85,11 +89,10 @@ def bench_legal_moves(n: int = 4000, seed: int = 7) -> dict:
 
 def bench_random_decisions(seconds: float = 3.0, seed: int = 99) -> dict:
     rng = random.Random(seed)
-    sheets = ["standard", "red", "blue", "green"]
     decisions = games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        st = play(BaseGame(sheets).new_state(), random_policy, rng)
+        st = play(BaseGame(list(BENCH_SHEETS)).new_state(), random_policy, rng)
         decisions += sum(1 for a in st.history if not isinstance(a, Roll))
         games += 1
     el = time.perf_counter() - t0
@@ -115,7 +118,7 @@ def bench_bots(quick: bool = False) -> dict:
     rng = random.Random(3)
     samples = []
     for g in range(20 if quick else 200):
-        samples += _decision_times(BaseGame(["standard", "red", "blue", "green"]).new_state(), greedy_policy, rng)
+        samples += _decision_times(BaseGame(list(BENCH_SHEETS)).new_state(), greedy_policy, rng)
     out = {"greedy_decision_us": round(statistics.median(samples) * 1e6, 2)}
     # planner on 6-seat co-op positions (mid-game, greedy play to get there)
     ptimes = []

@@ -47,10 +47,14 @@ def _defaults() -> None:
         ss.setdefault(f"new-bot-{i}", "human")
 
 
+def _players_in_range(rules) -> int:
+    """The Players choice, kept inside the seat range of the mode ``rules``."""
+    return min(max(int(ss.get("new-players") or rules.min_seats), rules.min_seats), rules.max_seats)
+
+
 def _mode_changed() -> None:
     rules = variant(ss["new-mode"])
-    lo, hi = rules.min_seats, rules.max_seats
-    ss["new-players"] = min(max(int(ss.get("new-players") or lo), lo), hi)
+    ss["new-players"] = _players_in_range(rules)
     for i, sheet in enumerate(rules.default_sheets(6)):
         ss[f"new-sheet-{i}"] = sheet
 
@@ -189,7 +193,7 @@ with tab_new:
     rules = variant(mode)
     lo, hi = rules.min_seats, rules.max_seats
     if ss.get("new-players") not in range(lo, hi + 1):
-        ss["new-players"] = min(max(int(ss.get("new-players") or lo), lo), hi)
+        ss["new-players"] = _players_in_range(rules)
     n = st.selectbox("Players", list(range(lo, hi + 1)), key="new-players")
     st.text_input("Title (optional)", key="new-title", max_chars=60, placeholder="e.g. Friday night")
 
