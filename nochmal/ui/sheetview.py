@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from nochmal.engine.cells import COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS
 from nochmal.engine.sheet import Sheet
+from .explain import cell_label
 from .safe import html_text as escape
 
 PALETTE = {  # fill, text
@@ -16,11 +19,58 @@ PALETTE = {  # fill, text
 COLOUR_NAMES = ("yellow", "green", "blue", "red", "orange")
 
 
+#: how a marked value is drawn: circled (scored), struck (no longer available)
+CIRCLED = ("display:inline-block;min-width:1.5em;height:1.5em;line-height:1.5em;box-sizing:border-box;"
+           "border:2px solid #111;border-radius:50%;font-weight:800")
+STRUCK = "text-decoration:line-through;opacity:.45"
+MARK_WORDS = {"first": "completed first", "later": "completed later", "gone": "first value gone",
+              "done": "completed"}
+
+
+def _value(value: int, style: str) -> str:
+    return f'<span style="{style}">{value}</span>' if style else str(value)
+
+
+def points_cell(first: int, later: int, mark: str | None, size: int, what: str, *, attrs: str = "",
+                style: str = "") -> str:
+    """A column's (or colour's) two values, first over later: "first" circles the first value,
+    "later" strikes it and circles the later one, "gone" strikes the first value."""
+    first_style = CIRCLED if mark == "first" else STRUCK if mark in ("later", "gone") else ""
+    later_style = CIRCLED if mark == "later" else "opacity:.6"
+    tip = f"{what}: {first} first, {later} later" + (f" ({MARK_WORDS[mark]})" if mark in MARK_WORDS else "")
+    return (f'<td{attrs} title="{escape(tip)}" data-mark="{escape(mark or "")}" '
+            f'style="text-align:center;font-size:{size * 0.42:.0f}px{style}">{_value(first, first_style)}<br>'
+            f'{_value(later, later_style)}</td>')
+
+
+def bonus_cell(colour: int, mark: str | None, bonus: tuple[int, int], size: int) -> str:
+    """One colour's bonus box at the right of the sheet: its two bonus values marked like a
+    column's (base game), or a tick when the colour is completed and scores nothing (co-op)."""
+    fill, ink = PALETTE[colour]
+    name = COLOUR_NAMES[colour]
+    attrs = f' class="nm-bonus" data-colour="{name}"'
+    style = f";background:{fill};color:{ink};border-radius:4px;min-width:{size * 1.3:.0f}px"
+    if any(bonus) and mark != "done":
+        return points_cell(bonus[0], bonus[1], mark, size, f"{name} bonus", attrs=attrs, style=style)
+    done = mark == "done"
+    return (f'<td{attrs} data-mark="{"done" if done else ""}" title="{name} {"completed" if done else "not completed"}" '
+            f'style="text-align:center;font-size:{size * 0.42:.0f}px{style}">{"✓" if done else ""}</td>')
+
+
 def sheet_html(sheet: Sheet, crossed: int = 0, *, selected: int = 0, highlight: int = 0, last: int = 0,
-               colourblind: bool = False, title: str = "", compact: bool = False) -> str:
+               colourblind: bool = False, title: str = "", compact: bool = False,
+               column_marks: Sequence[str | None] | None = None,
+               colour_marks: Sequence[str | None] | None = None,
+               colour_bonus: tuple[int, int] = (5, 3)) -> str:
     """The sheet as an HTML table: row labels, column letters (start column marked), colours,
     stars, number fields, crosses, the cells being selected, highlighted start cells and the
-    cells crossed by the last move. ``colourblind`` adds the colour's letter to every cell."""
+    cells crossed by the last move. ``colourblind`` adds the colour's letter to every cell.
+
+    ``column_marks`` (15 marks, :func:`nochmal.ui.tableview.column_marks`) circles and strikes
+    the values under the columns as on paper; ``colour_marks`` (5 marks,
+    :func:`nochmal.ui.tableview.colour_marks`) adds the colour bonuses as a small column at the
+    right, worth ``colour_bonus`` (the game's: (5, 3) in the base game; (0, 0) in co-op, where
+    a completed colour is ticked). Cells are named as the sheet labels them (co-op: rows P..V)."""
     size = 18 if compact else 26
     labels = sheet.spec.row_labels
     nf_corner = {}  # top-left cell index -> number
@@ -33,7 +83,8 @@ def sheet_html(sheet: Sheet, crossed: int = 0, *, selected: int = 0, highlight: 
                f'style="border-collapse:separate;border-spacing:2px;font-size:{size * 0.5:.0f}px">')
     out.append("<tr><th></th>" + "".join(
         f'<th style="width:{size}px;{"background:#333;color:#fff;border-radius:3px" if c == sheet.start_col else ""}">{COLUMNS[c]}</th>'
-        for c in range(N_COLS)) + "</tr>")
+        for c in range(N_COLS)) + (
+        '<th title="colour bonuses" style="padding-left:6px"></th>' if colour_marks is not None else "") + "</tr>")
     for r in range(N_ROWS):
         cells = [f'<th style="padding-right:4px">{escape(labels[r])}</th>']
         for c in range(N_COLS):
@@ -65,14 +116,22 @@ def sheet_html(sheet: Sheet, crossed: int = 0, *, selected: int = 0, highlight: 
                          f'font-size:{size * 0.4:.0f}px;text-align:center">{nf_corner[i]}</span>')
             name = f"{COLUMNS[c]}{r + 1}"
             state = "crossed" if crossed & bit else "open"
+            tip = escape(f"{cell_label(sheet, i)} {COLOUR_NAMES[colour]}{' star' if star else ''} {state}")
             cells.append(
-                f'<td title="{name} {COLOUR_NAMES[colour]}{" star" if star else ""} {state}" '
+                f'<td title="{tip}" aria-label="{tip}" '
                 f'data-cell="{name}" style="position:relative;width:{size}px;height:{size}px;background:{fill};'
                 f'color:{ink};opacity:{opacity};text-align:center;font-weight:700;border:{border};'
                 f'border-radius:4px">{mark}{badge}</td>')
+        if colour_marks is not None:
+            cells.append(bonus_cell(r, colour_marks[r], colour_bonus, size) if r < len(COLOUR_NAMES) else "<td></td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("<tr><th></th>" + "".join(
-        f'<td style="text-align:center;font-size:{size * 0.42:.0f}px">{sheet.first_points[c]}<br>'
-        f'<span style="opacity:.6">{sheet.later_points[c]}</span></td>' for c in range(N_COLS)) + "</tr>")
+    if column_marks is None:
+        out.append("<tr><th></th>" + "".join(
+            f'<td style="text-align:center;font-size:{size * 0.42:.0f}px">{sheet.first_points[c]}<br>'
+            f'<span style="opacity:.6">{sheet.later_points[c]}</span></td>' for c in range(N_COLS)) + "</tr>")
+    else:
+        out.append('<tr class="nm-points"><th></th>' + "".join(
+            points_cell(sheet.first_points[c], sheet.later_points[c], column_marks[c], size, f"column {COLUMNS[c]}")
+            for c in range(N_COLS)) + "</tr>")
     out.append("</table></div>")
     return "".join(out)
