@@ -113,15 +113,26 @@ def points_vs_goals(df: pd.DataFrame) -> go.Figure:
 
 
 def completion_turns(df: pd.DataFrame) -> go.Figure:
-    """When won games completed their mission."""
+    """When won games completed their mission: small multiples, one histogram per mission on a
+    shared turn axis (five overlaid histograms hide each other)."""
+    from plotly.subplots import make_subplots
+
     d = _coop(df)
     won = d[d["won"]]
-    fig = go.Figure()
-    for m in sorted(won["mission"].unique()):
-        fig.add_histogram(x=won[won["mission"] == m]["turns"], name=f"M{m}", xbins={"start": 0.5, "end": 27.5, "size": 1})
-    fig.update_layout(barmode="overlay", title="Turn in which the mission was completed (won games)",
-                      xaxis_title="turn", yaxis_title="games", height=380)
-    fig.update_traces(opacity=0.6)
+    missions = sorted(won["mission"].unique())
+    rows = max(1, len(missions))
+    counts = {m: int((won["mission"] == m).sum()) for m in missions}
+    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=min(0.08, 0.3 / rows),
+                        subplot_titles=[f"M{m}: {counts[m]} won game{'s' * (counts[m] != 1)}" for m in missions] or None)
+    for r, m in enumerate(missions, 1):
+        fig.add_trace(go.Histogram(x=won[won["mission"] == m]["turns"], name=f"M{m}", showlegend=False,
+                                   xbins={"start": 0.5, "end": 27.5, "size": 1},
+                                   hovertemplate=f"M{m}, turn %{{x}}: %{{y}} games<extra></extra>"), row=r, col=1)
+        fig.update_yaxes(title_text="games", row=r, col=1)
+    fig.update_xaxes(range=[0.5, 27.5], dtick=3)
+    fig.update_xaxes(title_text="turn", row=rows, col=1)
+    fig.update_layout(title="Turn in which the mission was completed (won games), one panel per mission",
+                      height=140 + 120 * rows, bargap=0.1)
     return fig
 
 

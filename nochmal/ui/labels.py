@@ -3,8 +3,10 @@ what passing is called in this variant (Markdown or plain text; no widgets)."""
 
 from __future__ import annotations
 
+import re
+
 from nochmal.engine.cells import COLOURS
-from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER
+from nochmal.engine.dice import COLOUR_FACES, COLOUR_JOKER, NUMBER_FACES, NUMBER_JOKER
 from nochmal.ui.safe import md
 
 BADGES = ("yellow", "green", "blue", "red", "orange")  # Markdown badge colour per colour
@@ -35,18 +37,49 @@ def seat_text(names: list[str], seat: int) -> str:
     return f"{seat + 1}. {names[seat]}"
 
 
+#: The one order dice are shown in, everywhere (roll entry, dice lists, pickers): the colour
+#: dice yellow, green, blue, red, orange, X; the number dice 1..5, then "?".
+COLOUR_ORDER: tuple[int, ...] = tuple(COLOUR_FACES)
+NUMBER_ORDER: tuple[int, ...] = tuple(NUMBER_FACES)
+
+
+def colour_order(face: int) -> int:
+    """Sort key of a colour die's face (:data:`COLOUR_ORDER`)."""
+    return COLOUR_ORDER.index(face)
+
+
 def number_order(face: int) -> int:
-    return 6 if face == NUMBER_JOKER else face  # "?" after 5
+    """Sort key of a number die's face (:data:`NUMBER_ORDER`: "?" after 5)."""
+    return NUMBER_ORDER.index(face)
+
+
+def sorted_dice(colours, numbers) -> tuple[list[int], list[int]]:
+    """The colour and number dice faces in the one display order (repeated faces kept)."""
+    return sorted(colours, key=colour_order), sorted(numbers, key=number_order)
 
 
 def dice_text(colours, numbers) -> str:
-    return "  ".join(colour_face_label(f) for f in colours) + "  |  " + "  ".join(
-        f"**{number_face_label(f)}**" for f in sorted(numbers, key=number_order))
+    """A roll's (or a seat's usable) dice as Markdown, in the one display order."""
+    cs, ns = sorted_dice(colours, numbers)
+    return "  ".join(colour_face_label(f) for f in cs) + "  |  " + "  ".join(
+        f"**{number_face_label(f)}**" for f in ns)
 
 
 def pass_label(game) -> str:
-    """The pass button's words: "Pass", or "Failed roll (C-FAIL)" where a pass is a failed roll."""
-    return game.pass_name.capitalize() + (" (C-FAIL)" if game.has_failed_rolls else "")
+    """The pass button's words: "Pass", or "Failed roll" where a pass marks a failed roll."""
+    return game.pass_name.capitalize()
+
+
+#: A rule id of RULES.md (R-ADJ, C-GOAL-10, M5-...) as it appears in the engine's texts.
+RULE_ID = re.compile(r"\b(?:R|C|M[1-5]?)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+_RULE_IN_BRACKETS = re.compile(r"\s*\((" + RULE_ID.pattern + r")\)")
+
+
+def words_and_rules(text: str) -> tuple[str, list[str]]:
+    """An engine text ("mission complete (C-WIN)") as player words ("mission complete") and the
+    rule ids it cited in brackets (["C-WIN"]), for a "Why?" detail."""
+    rules = [m.group(1) for m in _RULE_IN_BRACKETS.finditer(text)]
+    return _RULE_IN_BRACKETS.sub("", text).strip(), rules
 
 
 def pass_icon(game) -> str:

@@ -8,7 +8,7 @@ from nochmal.ui.safe import md
 
 KIND_TEXT = {"colours": "different colours completed", "rows": "different rows filled",
              "star_columns": "columns with a crossed star", "number_fields": "number fields filled",
-             "sequence": "columns N-O-C-H-M-A-L in order"}
+             "sequence": "columns N, O, C, H, M, A, L in this order"}
 
 
 def mission_panel(progress: dict, names: list[str], over: bool = False) -> None:
