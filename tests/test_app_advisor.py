@@ -183,7 +183,7 @@ def test_a_forced_failed_roll_is_advised_and_use_points_to_the_button(env):
     at.button(key="advise-0-0").click().run()
     no_exception(at)
     assert at.session_state["selected_cells"] == []
-    assert any("Failed roll (C-FAIL)" in t for t in texts(at, "info"))
+    assert any("Press the Failed roll button" in t for t in texts(at, "info"))
     at.button(key="fail-btn").click().run()
     ses = load(env, ses.game_id)
     assert isinstance(ses.events[-1], PassEvent) and ses.state.seats[0].failed == 1

@@ -126,6 +126,8 @@ def test_saved_sheet_can_be_picked_for_a_new_game(home):
     at = open_page("sheets", "routed")
     at.text_area(key="paste_text").input(PASTED)
     at.text_input(key="paste_id").input("pick-me")
+    at.checkbox(key="paste_coop").check()  # a co-op back: co-op games offer only those (C-BOARDS)
+    ok(at)
     at.button(key="paste_save").click()
     ok(at)
     assert (home / "boards" / "pick-me.toml").is_file()

@@ -5,6 +5,8 @@ append carries the sequence number it expects, so a second writer gets a conflic
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import math
 import random
 import re
@@ -43,9 +45,12 @@ def digital_roll(seed: int, roll_index: int, n_colour: int, n_number: int) -> Ro
 
 # --------------------------------------------------------------------------- codes
 #: Meta fields that are codes or claims: never exported, never taken from an imported file.
-CODE_FIELDS = ("host_code", "join_token", "join_code", "seat_codes", "claims")
+CODE_FIELDS = ("host_code", "join_token", "join_code", "seat_codes", "claims", "revoked_seat_codes")
 #: Longest code compared (longer input is cut first: a code is never that long).
 MAX_CODE_LENGTH = 200
+#: Seat codes of a seat that a later claim took over, remembered (as digests) per seat: the
+#: device still holding one is told "taken over by another device" rather than "no game".
+REVOKED_PER_SEAT = 8
 
 
 def new_codes() -> dict:
@@ -68,10 +73,35 @@ def table_url_path(game_id: str, code: str) -> str:
     return "/table?" + urlencode({"game": game_id, "code": code})
 
 
-def join_url_path(game_id: str, join_token: str) -> str:
+def join_url_path(game_id: str, join_token: str, seat: int | None = None) -> str:
     """The join link's path: the app's main page (Start; being the default page it lives at
-    ``/``), ready to claim a seat."""
-    return "/?" + urlencode({"game": game_id, "join": join_token})
+    ``/``), ready to claim a seat. With ``seat`` (0-based) the link claims that seat at once
+    (``&claim=N``, N counted from 1)."""
+    query = {"game": game_id, "join": join_token}
+    if seat is not None:
+        query["claim"] = str(int(seat) + 1)
+    return "/?" + urlencode(query)
+
+
+def _code_digest(code: object) -> str:
+    given = code.strip()[:MAX_CODE_LENGTH] if isinstance(code, str) else ""
+    return hashlib.sha256(given.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def taken_over_seat(meta: object, code: object) -> int | None:
+    """The seat whose own code ``code`` was until another claim took the seat over (its code
+    is in the meta's ``revoked_seat_codes``), else None. Only the holder of such an old code
+    learns it: nothing is said about a code that never opened the game."""
+    revoked = meta.get("revoked_seat_codes") if isinstance(meta, dict) else None
+    if not isinstance(code, str) or not code.strip() or not isinstance(revoked, dict):
+        return None
+    digest = _code_digest(code).encode()
+    found = None
+    for seat, digests in revoked.items():
+        for d in digests if isinstance(digests, list) else ():
+            if isinstance(d, str) and hmac.compare_digest(digest, d.encode()) and found is None:
+                found = seat
+    return int(found) if isinstance(found, str) and found.isdigit() else None
 
 
 # --------------------------------------------------------------------------- what a game is
@@ -328,8 +358,14 @@ class GameSession:
             if claims.get(str(seat)) != seen:
                 raise SeatTakenError(seat)
             codes = dict(meta.get("seat_codes") or {})
+            changes = {}
+            if codes.get(str(seat)):  # taken over: the old code stops working, and says why
+                revoked = dict(meta.get("revoked_seat_codes") or {})
+                kept = [d for d in revoked.get(str(seat)) or [] if isinstance(d, str)][-(REVOKED_PER_SEAT - 1):]
+                revoked[str(seat)] = kept + [_code_digest(codes[str(seat)])]
+                changes["revoked_seat_codes"] = revoked
             claims[str(seat)], codes[str(seat)] = str(device), code
-            return dict(meta, claims=claims, seat_codes=codes)
+            return dict(meta, claims=claims, seat_codes=codes, **changes)
 
         self.meta = self.store.change_meta(self.game_id, claim)
         return code
@@ -356,9 +392,14 @@ class GameSession:
 
         self.meta = self.store.change_meta(self.game_id, upgrade)
 
-    def join_url_path(self) -> str:
-        """The join link's path and query (``/?game=ID&join=TOKEN``)."""
-        return join_url_path(self.game_id, str(self.meta.get("join_token") or ""))
+    def join_url_path(self, seat: int | None = None) -> str:
+        """The join link's path and query (``/?game=ID&join=TOKEN``); with ``seat`` the link
+        that claims that seat at once (``&claim=N``)."""
+        return join_url_path(self.game_id, str(self.meta.get("join_token") or ""), seat)
+
+    def taken_over_seat(self, code: object) -> int | None:
+        """The seat ``code`` belonged to before another claim took it over (:func:`taken_over_seat`)."""
+        return taken_over_seat(self.meta, code)
 
     def host_url_path(self) -> str:
         """The path and query that open this game as host (``/table?game=ID&code=HOST``)."""

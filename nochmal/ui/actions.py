@@ -8,38 +8,43 @@ device entered first) as a conflict.
 
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 
 from nochmal.engine.errors import IllegalMoveError, InvalidInputError, NochmalError
 from nochmal.store.db import ConflictError, StoreError
-from nochmal.ui import state
+from nochmal.ui import explain, state
 from nochmal.ui.safe import md
 
 CONFLICT_TEXT = "Someone else entered first — refreshed. Check the table and enter again if needed."
 
 
-def run_action(do, success: str | None = None) -> None:
+def run_action(do, success: str | None = None, refusal: tuple[int, str] | None = None) -> None:
     """Callback body: open the game named in the URL, call ``do(ses, access)``, and report.
-    Illegal moves are shown with their rule id and change nothing."""
+    Refused entries change nothing and are explained in words (the rule id only in a "why"
+    detail). ``refusal=(seat, roll)``: an entry of that seat's sheet, whose refusal is shown
+    next to the grid (:func:`refused_here`) and as a toast rather than at the top."""
     opened = state.open_game()
     if opened is None:
-        state.flash("error", "No game is open on this device (or its code is wrong).")
+        state.flash("error", "This device has no game open any more (its code no longer opens it). "
+                             "Open it again from Start.")
         return
     ses, access = opened
+    st.session_state.pop("refusal", None)
     try:
         msg = do(ses, access)
     except ConflictError:
         st.session_state["selected_cells"] = []
         state.flash("warning", CONFLICT_TEXT)
         return
-    except IllegalMoveError as err:
-        reason = re.sub(r"^event \d+ \(\w+\): ", "", err.reason)  # the log position means nothing here
-        state.flash("error", f"Not allowed — {md(err.rule)}: {md(reason)}")
-        return
-    except InvalidInputError as err:
-        state.flash("error", f"Not accepted — {md(err)}")
+    except (IllegalMoveError, InvalidInputError) as err:
+        seat = refusal[0] if refusal else None
+        sheet = ses.state.seats[seat].sheet if seat is not None and 0 <= seat < ses.game.n_seats else None
+        r = explain.refusal(err, sheet)
+        if refusal is not None:
+            st.session_state["refusal"] = {"seat": refusal[0], "roll": refusal[1], "words": r.words, "why": r.why}
+            st.session_state["toast"] = r.words
+        else:
+            state.flash("error", f"Not allowed: {md(r.words)}")
         return
     except (NochmalError, StoreError) as err:
         state.flash("error", md(err))
@@ -47,6 +52,19 @@ def run_action(do, success: str | None = None) -> None:
     st.session_state["selected_cells"] = []
     if msg or success:
         state.flash("success", msg or success)
+
+
+def refused_here(seat: int, roll: str) -> dict | None:
+    """The refusal kept by :func:`run_action` for ``seat``'s entry in roll ``roll``, or None."""
+    r = st.session_state.get("refusal")
+    return r if isinstance(r, dict) and r.get("seat") == seat and r.get("roll") == roll else None
+
+
+def show_toast() -> None:
+    """The pending toast (a refused entry, an announcement), once."""
+    text = st.session_state.pop("toast", None)
+    if text:
+        st.toast(md(text), icon="✋")
 
 
 def need(cond: bool, text: str) -> None:

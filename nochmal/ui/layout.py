@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from . import owner, state
+from . import device, owner, state
 from .safe import code, md
 from .panels.join import join_info
 
@@ -23,8 +23,9 @@ div[data-testid="stHorizontalBlock"]:has(> div .nm-cellrow) { flex-wrap: nowrap 
 
 
 def setup_page() -> None:
-    st.set_page_config(page_title="nochmal — co-op mission leader", page_icon="🎲", layout="wide")
+    st.set_page_config(page_title="Noch mal! — companion", page_icon="🎲", layout="wide")
     state.init()
+    device.sync()  # this browser's device id and remembered games (localStorage)
     owner.accept_link()
     st.markdown(CSS, unsafe_allow_html=True)
 
@@ -51,12 +52,18 @@ def sidebar() -> None:
                 join_info(ses, key="sidebar-join")
             elif state.my_seat() is not None:
                 st.caption(f"This device plays seat {state.my_seat() + 1}: {md(ses.seat_names[state.my_seat()])}")
+            state.watch_claims(ses)  # a phone joined, a seat was taken over: show it
 
 
 def game_or_stop():
     """The open game, or a hint where to open one (and stop the page)."""
     opened = state.open_game()
     if opened is None:
+        lost = state.lost_seat_note()
+        if lost:  # this device's seat code was taken over by another device's claim
+            st.warning(lost, icon="📱")
+            st.page_link(str(PAGES_DIR / "start.py"), label="Go to Start", icon="🏁")
+            st.stop()
         if st.session_state.get("access_note"):
             st.warning(st.session_state["access_note"])
         st.info("No game is open. Start a new one or open one with its id and code on the **Start** page.")

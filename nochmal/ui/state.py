@@ -14,14 +14,18 @@ time, and wrong guesses are throttled per client (its IP address) and per game b
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import uuid
 
 import streamlit as st
 
 from nochmal.store.access import Throttle
-from nochmal.store.session import AccessError, GameSession, Opened, TooManyGuessesError, open_with_code
-from nochmal.store.db import GameStore, default_store_path
+from nochmal.store.session import (AccessError, GameSession, Opened, TooManyGuessesError, open_with_code,
+                                   taken_over_seat)
+from nochmal.store.db import GameStore, StoreError, default_store_path
+from nochmal.ui import device
+from nochmal.ui.safe import md
 
 DEFAULTS = {
     "colourblind": False,
@@ -31,6 +35,7 @@ DEFAULTS = {
     "game_ref": None,  # the open game's {"game", "code", "join", "seat"}: restores the URL after page switches
     "access_note": None,  # why the game in the URL did not open ("too many wrong codes, ...") or None
     "wrong_codes": [],  # digests of (game, code) pairs found wrong in this session: counted once
+    "lost_seat": None,  # the seat whose code in the URL another device's claim took over, or None
     "auto-bots": True,  # digital games: bots play their seats without a click
 }
 
@@ -110,9 +115,17 @@ def set_game(game_id: str | None, code: str | None = None, seat: int | None = No
 
 
 def remember_game(game_id: str, title: str, code: str) -> None:
-    """Keep a game started (or imported) on this device in the session's list."""
+    """Keep a game started (or imported, or resumed with its host code) on this device: in the
+    session's list and in the browser's storage (:mod:`nochmal.ui.device`)."""
     mine = [g for g in st.session_state.get("my_games", []) if g["id"] != game_id]
     st.session_state["my_games"] = [{"id": game_id, "title": title, "code": code}] + mine
+    device.remember(game_id, code, None, title)
+
+
+def remember_seat(ses, code: str, seat: int) -> None:
+    """This device plays ``seat`` of ``ses`` with the seat's own ``code``: kept in the browser's
+    storage, so a reload or a browser restart resumes it (Start → Resume)."""
+    device.remember(ses.game_id, code, seat, ses.title)
 
 
 def open_as_host(ses) -> None:
@@ -123,6 +136,7 @@ def open_as_host(ses) -> None:
 
 def forget_game(game_id: str) -> None:
     st.session_state["my_games"] = [g for g in st.session_state.get("my_games", []) if g["id"] != game_id]
+    device.forget(game_id)
     ref = st.session_state.get("game_ref")
     if ref and ref.get("game") == game_id:
         set_game(None)
@@ -151,21 +165,147 @@ def open_game() -> tuple[GameSession, str] | None:
     code = st.query_params.get("code") or st.query_params.get("join") or ""
     digest = _digest(gid, code)
     if digest in ss.get("wrong_codes", []):
+        ss["my_seat"] = None
+        if (ss.get("lost_seat") or {}).get("digest") != digest:
+            ss["lost_seat"] = None
         return None
     try:
         opened = check_code(gid, code)
     except TooManyGuessesError as err:
         ss["access_note"] = f"{str(err)[:1].upper()}{str(err)[1:]}."  # our own text: no user data
+        ss["lost_seat"] = None
         return None
     except AccessError:
         ss["access_note"] = None
+        ss["my_seat"] = None
+        ss["lost_seat"] = None
         if code:
             ss["wrong_codes"] = (ss.get("wrong_codes", []) + [digest])[-50:]
+            # counted as one wrong guess above; a seat code that another device's claim took
+            # over says so (only its holder can know such a code)
+            ss["lost_seat"] = _lost_seat(gid, st.query_params.get("code"), digest)
         return None
     ss["access_note"] = None
+    ss["lost_seat"] = None
     ss["my_seat"] = opened.seat if opened.role == "seat" else None
     ss["game_ref"] = {k: st.query_params.get(k, "") for k in ("game", "code", "join", "seat")}
     return opened.session, opened.access
+
+
+def _seat_name(meta: dict, seat: int) -> str:
+    names = meta.get("seat_names") if isinstance(meta, dict) else None
+    name = names[seat] if isinstance(names, list) and 0 <= seat < len(names) else ""
+    return name if isinstance(name, str) else ""
+
+
+def _lost_seat(game_id: str, code: str | None, digest: str) -> dict | None:
+    """{"seat", "name", "digest"} if ``code`` was ``game_id``'s seat code until another claim
+    took the seat over, else None."""
+    if not (isinstance(game_id, str) and 0 < len(game_id) <= 64 and code):
+        return None
+    try:
+        meta = store().get(game_id).meta
+    except StoreError:
+        return None
+    seat = taken_over_seat(meta, code)
+    if seat is None:
+        return None
+    return {"seat": seat, "name": _seat_name(meta, seat), "digest": digest}
+
+
+def lost_seat_text(seat: int, name: str) -> str:
+    """What a device whose seat another device took over is told (Markdown)."""
+    who = f" ({md(name)})" if name else ""
+    return (f"Seat {seat + 1}{who} was taken over by another device. Open the join link again to "
+            f"claim a seat.")
+
+
+def lost_seat_note() -> str | None:
+    """Why the game in the URL did not open when its seat code was taken over by another
+    device (Markdown: "Seat 2 (Bo) was taken over by another device. …"), else None. Set by
+    :func:`open_game`; show it instead of "No game is open"."""
+    lost = st.session_state.get("lost_seat")
+    if not lost or not st.query_params.get("game"):
+        return None
+    return lost_seat_text(int(lost["seat"]), str(lost.get("name") or ""))
+
+
+#: Remembered codes found wrong per session before the rest are left unchecked (each wrong one
+#: counts against this client's guesses: a device must not lock itself out with old games).
+REMEMBERED_FAILURES = 3
+
+
+def check_remembered(entry: dict, force: bool = False) -> dict:
+    """What a game remembered by this browser (:func:`nochmal.ui.device.remembered`) is now,
+    its code checked through the throttled path once per session:
+
+    * ``{"status": "ok", "role": "host"|"seat"|"join", "title", "seat", "seat_name"}``;
+    * ``{"status": "taken", "seat", "seat_name"}`` — its seat code was taken over by another device;
+    * ``{"status": "gone"}`` — the code no longer opens the game (deleted, or never did);
+    * ``{"status": "wait", "text"}`` — too many wrong codes from this client: try again later;
+    * ``{"status": "unchecked"}`` — not looked up: :data:`REMEMBERED_FAILURES` remembered codes
+      were wrong in this session already (``force``: look it up anyway, as Resume does).
+    """
+    ss = st.session_state
+    cache = ss.setdefault("remembered_checks", {})
+    gid, code = entry["game"], entry["code"]
+    digest = _digest(gid, code)
+    if digest in cache:
+        return cache[digest]
+    if digest not in ss.get("wrong_codes", []):
+        if not force and ss.get("remembered_failures", 0) >= REMEMBERED_FAILURES:
+            return {"status": "unchecked"}
+        try:
+            opened = check_code(gid, code)
+        except TooManyGuessesError as err:
+            return {"status": "wait", "text": f"{str(err)[:1].upper()}{str(err)[1:]}."}
+        except AccessError:
+            ss["wrong_codes"] = (ss.get("wrong_codes", []) + [digest])[-50:]
+            ss["remembered_failures"] = ss.get("remembered_failures", 0) + 1
+        else:
+            ses = opened.session
+            role = opened.role if opened.role in ("host", "seat") else "join"
+            seat = opened.seat if role == "seat" else None
+            result = {"status": "ok", "role": role, "title": ses.title, "seat": seat,
+                      "seat_name": ses.seat_names[seat] if seat is not None else ""}
+            cache[digest] = result
+            return result
+    lost = _lost_seat(gid, code, digest)
+    result = ({"status": "taken", "seat": lost["seat"], "seat_name": lost["name"]} if lost
+              else {"status": "gone"})
+    if len(cache) < 200:
+        cache[digest] = result
+    return result
+
+
+def recheck_remembered(entry: dict) -> None:
+    """Forget this session's answer for ``entry`` (its next :func:`check_remembered` asks again)."""
+    st.session_state.setdefault("remembered_checks", {}).pop(_digest(entry["game"], entry["code"]), None)
+
+
+def _claims_print(meta: dict) -> str:
+    claims = meta.get("claims") if isinstance(meta, dict) else None
+    codes = meta.get("seat_codes") if isinstance(meta, dict) else None
+    return hashlib.sha256(json.dumps([claims, codes], sort_keys=True, default=str).encode()).hexdigest()
+
+
+def watch_claims(ses, every: float = 2.0) -> None:
+    """Rerun the page when the game's seat claims change (a phone joined, a seat was taken
+    over): the host's lobby shows the new claim, and a device whose seat was taken over says
+    so within ``every`` seconds. Costs one read of the game's meta per ``every`` seconds."""
+    seen, gid = _claims_print(ses.meta), ses.game_id
+
+    @st.fragment(run_every=every)
+    def _claims_watch() -> None:
+        try:
+            meta = store().get(gid).meta
+        except StoreError:
+            st.rerun()
+            return
+        if _claims_print(meta) != seen:
+            st.rerun()
+
+    _claims_watch()
 
 
 def goto(page: str) -> None:

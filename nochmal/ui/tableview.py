@@ -93,6 +93,29 @@ def build_cross(state, seat: int, cells: int, colour_die=None, number_die=None, 
     if colour is None:
         colour = colour_die if colour_die is not None and colour_die != COLOUR_JOKER else sheet.colour_of[first_cell]
     cf, nf = state.dice_for(seat)
+    if colour_die is None and cf and colour not in cf and COLOUR_JOKER not in cf:
+        # No die of the cells' colour (nor an X) for this seat: say so, rather than guess
+        # another die and let the engine complain about that die's colour.
+        from nochmal.engine.cells import COLOURS, names
+        from nochmal.engine.errors import IllegalMoveError
+        from nochmal.engine.moves import position_text
+        from nochmal.ui.labels import sorted_dice
+
+        s = state.seats[seat]
+        pos = position_text(sheet, s.crossed, s.jokers_left)
+        name = COLOURS[colour]
+        wrong = cells & ~sheet.colour_masks[colour]
+        if wrong:  # the cells themselves are of several colours: that is the problem
+            raise IllegalMoveError("R-COLOUR", f"{', '.join(names(wrong))} not {name}", pos)
+        usable = ", ".join("X joker" if f == COLOUR_JOKER else COLOURS[f] for f in sorted_dice(set(cf), ())[0])
+        rolled = state.dice.colours if state.dice is not None else ()
+        if colour in rolled:  # rolled, but the active player's pick set it aside
+            raise IllegalMoveError("R-PASSIVE", f"the {name} colour die was set aside by the active player "
+                                                f"(colour dice you may use: {usable})", pos)
+        if COLOUR_JOKER in rolled:
+            raise IllegalMoveError("R-PASSIVE", f"no {name} colour die this roll, and the X joker was set aside "
+                                                f"by the active player (colour dice you may use: {usable})", pos)
+        raise IllegalMoveError("R-COLOUR", f"no {name} colour die this roll (colour dice you may use: {usable})", pos)
     if colour_die is None:
         colour_die = colour if colour in cf else COLOUR_JOKER if COLOUR_JOKER in cf else (cf[0] if cf else colour)
     if number_die is None:
@@ -219,3 +242,235 @@ def track_view(state) -> list[dict]:
             field["check"] = done
         out.append(field)
     return out
+
+
+# --------------------------------------------------------------------------- feedback where the eye is
+# (the marks under a sheet's columns and colours, the announcements of a game, "nothing to cross")
+from dataclasses import dataclass  # noqa: E402
+
+from nochmal.engine.cells import COLOURS, COLUMNS, N_COLS  # noqa: E402
+from nochmal.store.events import RemoveDieEvent, StrikeJokersEvent, action_of, parse_event  # noqa: E402
+from nochmal.ui.explain import strip_rule_ids  # noqa: E402
+
+
+def column_marks(state, seat: int) -> list[str | None]:
+    """Per column A..O, what ``seat``'s sheet shows under it (R-COLUMN, R-FIRST):
+
+    - "first": the seat filled the column and scores the first value (circle the first value);
+    - "later": the seat filled it after somebody else had, in an earlier roll (strike the first
+      value, circle the later one);
+    - "gone": the seat has not filled it, but somebody filled it in an earlier roll, so the
+      first value is no longer there for this seat (strike the first value);
+    - None: nothing to mark.
+
+    Read from the engine: a scored column's points (``Seat.columns``), and ``claimed_columns``
+    (columns filled in an earlier roll). A column filled in the roll still being played is marked
+    as the engine will score it when the roll is settled: "first" unless it was claimed in an
+    earlier roll (players filling it in the same roll all get the first value); another seat's
+    fill in this roll takes nothing away yet."""
+    s = state.seats[seat]
+    first, later = s.sheet.first_points, s.sheet.later_points
+    out: list[str | None] = []
+    for c in range(N_COLS):
+        claimed = state.claimed_columns >> c & 1
+        if c in s.columns:  # settled: the engine scored it
+            out.append("later" if first[c] != later[c] and s.columns[c] == later[c] else "first")
+        elif c in s.new_columns:  # filled in this roll, settled when everybody has decided
+            out.append("later" if claimed else "first")
+        else:
+            out.append("gone" if claimed else None)
+    return out
+
+
+def colour_marks(state, seat: int) -> list[str | None]:
+    """Per colour (yellow, green, blue, red, orange), the same marks for the colour bonuses
+    (R-COLOUR-BONUS: 5 first / 3 later; R-FIRST). Where completed colours score nothing
+    (co-op, C-NO-BONUS; they still count for missions) a completed colour is "done"."""
+    s = state.seats[seat]
+    first_bonus, later_bonus = state.game.colour_bonus
+    out: list[str | None] = []
+    for c in range(len(COLOURS)):
+        completed = c in s.colours or c in s.new_colours
+        if not (first_bonus or later_bonus):
+            out.append("done" if completed else None)
+            continue
+        claimed = state.claimed_colours >> c & 1
+        if c in s.colours:
+            out.append("later" if first_bonus != later_bonus and s.colours[c] == later_bonus else "first")
+        elif c in s.new_colours:
+            out.append("later" if claimed else "first")
+        else:
+            out.append("gone" if claimed else None)
+    return out
+
+
+def no_legal_cross(state, seat: int) -> bool:
+    """True when ``seat`` decides now (the active seat, or a passive seat still to decide) and
+    no cross is legal for it with the dice it may use: it can only pass (co-op: mark a failed
+    roll, C-FAIL)."""
+    if seat not in seats_to_decide(state):
+        return False
+    acts = state.legal_actions(seat)
+    crosses = getattr(acts, "crosses", None)
+    if crosses is not None:
+        return crosses() == 0
+    return not any(isinstance(a, Cross) for a in acts)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One announcement: caused by event ``seq`` (its index in the log), about ``seat`` (None:
+    the team or the game), of a ``kind`` ("column", "colour", "mission", "goal", "failed",
+    "end"), in plain words (no rule ids), with the points it is worth where it has some."""
+
+    seq: int
+    seat: int | None
+    kind: str
+    text: str
+    points: int | None = None
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _mission_steps(before, after, seq: int, who) -> list[Item]:
+    """Items for the requirements of the mission that moved on between two progress reports."""
+    items = []
+    for old, new in zip(before.requirements, after.requirements):
+        fresh = [k for k in new.done if k not in old.done]
+        if not fresh:
+            continue
+        seat = new.done[fresh[0]][0] if new.done[fresh[0]] else None
+        if new.kind == "sequence":
+            seqtext = "-".join(list(new.done) + list(new.missing))
+            step = ", ".join(f"column {k} counts ({_and([who(s) for s in new.done[k]])})" for k in fresh)
+            then = f"next column {new.next}" if new.next else "all columns done"
+            items.append(Item(seq, seat, "mission", f"Mission {seqtext}: {step}, {then}"))
+            continue
+        have, old_have = min(len(new.done), new.needed), min(len(old.done), new.needed)
+        if have == old_have:
+            continue  # more than the mission asks for
+        what = {"colours": "different colours", "rows": "rows filled", "number_fields": "number fields filled",
+                "star_columns": "columns with a crossed star"}.get(new.kind, new.kind)
+        label = {"rows": "row ", "number_fields": "field ", "star_columns": "column "}.get(new.kind, "")
+        by = ", ".join(f"{label}{k}: {_and([who(s) for s in new.done[k]])}" for k in fresh)
+        done = " — done!" if new.complete else ""
+        items.append(Item(seq, seat, "mission", f"Mission: {have} of {new.needed} {what} ({by}){done}"))
+    return items
+
+
+def _goal_item(seq: int, turn: str, check: dict) -> Item:
+    pts, goal = check["points"], check["goal"]
+    extra = ' (unused "!" included)' if turn == "27" else ""
+    if check.get("met"):
+        return Item(seq, None, "goal", f"Goal after turn {turn} met: {pts} of {goal} points{extra}", pts)
+    if turn == "10":
+        pen = check.get("penalty") or {}
+        n = pen.get("jokers", 0)
+        then = ('every remaining "!" is struck' if pen.get("per_seat") == "all" else
+                f'the team strikes {n} "!"' if n else 'no "!" is left to strike')
+    elif turn == "19":
+        then = "one die leaves the game for good"
+    else:
+        then = "everybody marks a failed roll"
+    return Item(seq, None, "goal", f"Goal after turn {turn} missed: {pts} of {goal} points{extra} — {then}", pts)
+
+
+def _failed_item(seq: int, state, i: int, who, cause: str) -> Item:
+    s = state.seats[i]
+    return Item(seq, i, "failed", f"{who(i)} marks a failed roll{cause}: "
+                                  f"{s.failed} of {state.game.failed_roll_boxes(s)} failed rolls")
+
+
+def _end_item(seq: int, state, who) -> Item:
+    game = state.game
+    out = state.outcome()
+    if game.cooperative:
+        pts = game.team_points(state)
+        if out.extra.get("won"):
+            return Item(seq, None, "end", f"Mission complete — the team wins! ({_points(pts)})", pts)
+        third = [who(i) for i, s in enumerate(state.seats) if s.failed >= game.failed_roll_boxes(s)]
+        why = (f"a third failed roll ({_and(third)})" if third else strip_rule_ids(out.reason))
+        return Item(seq, None, "end", f"The team loses: {why}", pts)
+    if out.solo_band is not None:
+        total = out.scores[0].total
+        return Item(seq, 0, "end", f"Game over: {_points(total)} — {out.solo_band[2]}", total)
+    reason = strip_rule_ids(out.reason)
+    total = max(sc.total for sc in out.scores)
+    winners = [who(i) for i in out.winners]
+    verb = "wins" if len(winners) == 1 else "share the win"
+    head = f"Game over ({reason})" if reason else "Game over"
+    return Item(seq, out.winners[0] if len(out.winners) == 1 else None, "end",
+                f"{head}: {_and(winners)} {verb} with {_points(total)}", total)
+
+
+def news(game: Game, events: Sequence, names: Sequence[str] | None = None) -> list[Item]:
+    """The announcements of a game, event by event (undone events left out): columns and
+    colours completed (first or not, and what they are worth), mission steps, interim goals met
+    or missed, failed rolls, and the end. Replays the effective events with the engine; each
+    completion is announced at the cross that made it (what it is worth does not change
+    before the roll is settled: only columns and colours claimed in an earlier roll score the
+    later value, R-FIRST); mission steps, goals and the end at the event that finished the turn."""
+    evs = [ev if not isinstance(ev, dict) else parse_event(ev, i) for i, ev in enumerate(events)]
+
+    def who(seat: int) -> str:
+        return names[seat] if names and seat < len(names) and names[seat] else f"Seat {seat + 1}"
+
+    state = game.new_state()
+    has_bonus = any(game.colour_bonus)
+    team = " for the team" if game.cooperative else ""
+    progress = game.progress(state) if game.has_mission else None
+    items: list[Item] = []
+    for ev in effective_events(evs):
+        seat = getattr(ev, "seat", None)
+        claimed_cols, claimed_colours = state.claimed_columns, state.claimed_colours
+        failed = [s.failed for s in state.seats]
+        checks = set(state.extra.get("checks", {}))
+        if seat is not None:
+            s = state.seats[seat]
+            had_cols = set(s.columns) | set(s.new_columns)
+            had_colours = set(s.colours) | set(s.new_colours)
+        state.apply(action_of(ev), seat)
+        seq = ev.seq
+        if isinstance(ev, CrossEvent):
+            s = state.seats[seat]
+            for c in sorted((set(s.columns) | set(s.new_columns)) - had_cols):
+                first = not claimed_cols >> c & 1
+                pts = s.columns.get(c, s.sheet.first_points[c] if first else s.sheet.later_points[c])
+                text = f"{who(seat)}: Column {COLUMNS[c]} full{' — first!' if first else ''} ({_points(pts)}{team})"
+                items.append(Item(seq, seat, "column", text, pts))
+            for c in sorted((set(s.colours) | set(s.new_colours)) - had_colours):
+                name = COLOURS[c].capitalize()
+                if has_bonus:
+                    first = not claimed_colours >> c & 1
+                    pts = s.colours.get(c, game.colour_bonus[0 if first else 1])
+                    text = f"{who(seat)}: {name} complete{' — first!' if first else ''} ({_points(pts)})"
+                    items.append(Item(seq, seat, "colour", text, pts))
+                else:
+                    items.append(Item(seq, seat, "colour", f"{who(seat)}: {name} complete"))
+        elif isinstance(ev, StrikeJokersEvent):
+            who_struck = [f"{who(i)} {n}" for i, n in enumerate(ev.per_seat) if n]
+            items.append(Item(seq, None, "goal", 'Penalty: "!" struck — ' + ", ".join(who_struck)))
+        elif isinstance(ev, RemoveDieEvent):
+            items.append(Item(seq, None, "goal", f"Penalty: a {ev.die} die leaves the game for good"))
+        marked = [i for i, s in enumerate(state.seats) if s.failed > failed[i]] if game.has_failed_rolls else []
+        passed = seat if isinstance(ev, PassEvent) else None
+        if passed in marked:  # the seat's own failed roll (C-FAIL)
+            items.append(_failed_item(seq, state, passed, who, ""))
+        for t in sorted(set(state.extra.get("checks", {})) - checks, key=int):
+            items.append(_goal_item(seq, t, state.extra["checks"][t]))
+        for i in marked:  # a missed last goal marks one for everybody (C-GOAL-27)
+            if i != passed:
+                items.append(_failed_item(seq, state, i, who, " for the missed goal"))
+        if progress is not None and state.phase not in (ACTIVE, PASSIVE) and isinstance(ev, (CrossEvent, PassEvent)):
+            now = game.progress(state)
+            items.extend(_mission_steps(progress, now, seq, who))
+            progress = now
+        if state.is_terminal():
+            items.append(_end_item(seq, state, who))
+    return items

@@ -11,9 +11,9 @@ from nochmal.store.session import AccessError, GameSession, TooManyGuessesError,
 from nochmal.engine.sheet import get_sheet, sheet_ids
 from nochmal.store.db import StoreError
 from nochmal.engine.game import variant
-from nochmal.ui import state
+from nochmal.ui import device, state
 from nochmal.ui.layout import follow_goto
-from nochmal.ui.panels.join import join_info, seat_claim
+from nochmal.ui.panels.join import claim_from_link, claim_prompt, join_panel, lobby_panel, seat_claim
 from nochmal.ui.panels.team_plan import team_plan_panel
 from nochmal.ui.safe import code, md
 
@@ -25,22 +25,64 @@ PLAYER_TYPES = {"human": "Human"} | {
     name: f"{name.capitalize()} bot 🤖{' (slow)' if name == 'planner' else ''}"
     for name in getattr(policies, "POLICY_NAMES", ("random",))}
 VALUE_TEXT = {
-    "goal_10": "team points needed after turn 10", "penalty_10_jokers": "\"!\" struck if missed (C-GOAL-10)",
+    "goal_10": "team points needed after turn 10",
+    "penalty_10_jokers": "\"!\" the team strikes if it misses the goal after turn 10",
     "goal_19": "team points needed after turn 19 (else a die leaves)",
-    "goal_27": "team points + unused \"!\" needed after turn 27", "m1_colours": "M1: different colours",
-    "m2_rows": "M2: different rows", "m3_colours": "M3: colours besides the stars",
-    "m4_rows": "M4: rows besides the number fields", "m5_colours": "M5: colours besides N-O-C-H-M-A-L",
+    "goal_27": "team points + unused \"!\" needed after turn 27", "m1_colours": "mission 1: different colours",
+    "m2_rows": "mission 2: different rows", "m3_colours": "mission 3: colours besides the stars",
+    "m4_rows": "mission 4: rows besides the number fields",
+    "m5_colours": "mission 5: colours besides the columns N, O, C, H, M, A, L",
 }
 PROVENANCE_TEXT = {"rulebook": "printed in the rulebook", "derived": "stand-in, NOT the printed game",
                    "user": "entered by a user"}
 
 
+# --------------------------------------------------------------------------- sheets and titles
+def sheet_fits(sheet_id: object, rules) -> bool:
+    """Whether the sheet ``sheet_id`` belongs in a game of the variant ``rules``: co-op games
+    are played on the co-op backs (sheets with a ``[coop]`` part: number fields, failed-roll
+    boxes, rows P-V; C-BOARDS), base and solo games on the other sheets. An unreadable or
+    unknown sheet fits no game."""
+    if not isinstance(sheet_id, str):
+        return False
+    try:
+        sheet = get_sheet(sheet_id)
+    except NochmalError:
+        return False
+    return (sheet.spec.coop is not None) == bool(rules.cooperative)
+
+
+def fitting_sheets(rules) -> list[str]:
+    """The sheet ids a seat of a ``rules`` game may choose from (:func:`sheet_fits`)."""
+    return [sid for sid in sheet_ids() if sheet_fits(sid, rules)]
+
+
+def checked_sheets(rules, chosen: list) -> list[str]:
+    """``chosen`` with every sheet that does not fit the variant replaced by the variant's default
+    sheet for that seat: a stale choice (a sheet of the mode shown before) never reaches a game."""
+    defaults = rules.default_sheets(len(chosen))
+    return [sid if sheet_fits(sid, rules) else defaults[i] for i, sid in enumerate(chosen)]
+
+
+def default_title(rules, n: int, mission: int) -> str:
+    """A new game's title unless one is typed: "Co-op mission 2, 3 players", "Base game, 4 players",
+    "Solo game"."""
+    players = f"{n} player{'s' * (n != 1)}"
+    if rules.has_mission:
+        return f"Co-op mission {mission}, {players}"
+    if rules.max_seats == 1:
+        return f"{rules.title.capitalize()} game"
+    return f"{rules.title.capitalize()}, {players}"
+
+
 # --------------------------------------------------------------------------- callbacks
 def _defaults() -> None:
-    ss.setdefault("new-kind", "companion")
-    ss.setdefault("new-mode", "coop")
-    ss.setdefault("new-players", 3)
-    ss.setdefault("new-mission", 1)
+    # a value of None (a widget whose first run was cut short) counts as not set
+    for key, value in (("new-kind", "companion"), ("new-mode", "coop"), ("new-mission", 1)):
+        if ss.get(key) is None:
+            ss[key] = value
+    if ss.get("new-players") is None:
+        ss["new-players"] = variant(ss["new-mode"]).default_players
     for i in range(6):
         ss.setdefault(f"new-name-{i}", f"Player {i + 1}")
         ss.setdefault(f"new-sheet-{i}", variant(ss["new-mode"]).default_sheets(6)[i])
@@ -49,7 +91,7 @@ def _defaults() -> None:
 
 def _players_in_range(rules) -> int:
     """The Players choice, kept inside the seat range of the mode ``rules``."""
-    return min(max(int(ss.get("new-players") or rules.min_seats), rules.min_seats), rules.max_seats)
+    return min(max(int(ss.get("new-players") or rules.default_players), rules.min_seats), rules.max_seats)
 
 
 def _mode_changed() -> None:
@@ -60,9 +102,15 @@ def _mode_changed() -> None:
 
 
 def _create() -> None:
-    kind, mode, n = ss["new-kind"], ss["new-mode"], int(ss["new-players"])
+    # The widgets' values arrive with the click: after a quick change of Mode they may still be
+    # those of the mode shown before (players, sheets). They are checked against the mode here.
+    kind, mode = ss["new-kind"], ss["new-mode"]
+    rules = variant(mode)
+    n = _players_in_range(rules)
     names = [(ss.get(f"new-name-{i}") or "").strip() or f"Player {i + 1}" for i in range(n)]
-    sheets = [ss.get(f"new-sheet-{i}") for i in range(n)]
+    sheets = checked_sheets(rules, [ss.get(f"new-sheet-{i}") for i in range(n)])
+    for i, sid in enumerate(sheets):
+        ss[f"new-sheet-{i}"] = sid
     bots = [None] * n
     if kind == "digital":
         bots = [None if ss.get(f"new-bot-{i}", "human") == "human" else ss[f"new-bot-{i}"] for i in range(n)]
@@ -70,7 +118,7 @@ def _create() -> None:
     if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 18):
         state.flash("error", f"The dice seed must be a whole number, got {md(repr(seed_text))}.")
         return
-    title = (ss.get("new-title") or "").strip() or f"{MODE_LABELS[mode].split(' (')[0]} game, {n} player{'s' * (n > 1)}"
+    title = (ss.get("new-title") or "").strip() or default_title(rules, n, int(ss.get("new-mission") or 1))
     try:
         game = tv.make_game(mode, sheets, int(ss.get("new-mission") or 1))
         ses = GameSession.create(state.store(), game, title=title, seat_names=names, kind=kind,
@@ -105,6 +153,7 @@ def _open() -> None:
         state.goto("table")
     elif opened.role == "seat":
         state.set_game(gid, typed, opened.seat)
+        state.remember_seat(ses, typed, opened.seat)
         state.flash("success", f"Opened {md(ses.title)} as seat {opened.seat + 1}.")
         state.goto("table")
     else:  # the join link's token or the short code: the URL carries the token from here on
@@ -112,9 +161,79 @@ def _open() -> None:
         state.flash("info", f"Joined {md(ses.title)} — now choose the seat you play on this device.")
 
 
-def _open_mine(gid: str, code: str) -> None:
-    state.set_game(gid, code)
-    state.goto("table")
+def _open_mine(entry: dict) -> None:
+    """Resume a game this device remembers: its code checked again (throttled), then the
+    Table page opens as host or on the seat it plays."""
+    state.recheck_remembered(entry)
+    r = state.check_remembered(entry, force=True)
+    gid = entry["game"]
+    if r["status"] == "wait":
+        state.flash("error", r["text"])
+    elif r["status"] == "taken":
+        state.flash("warning", state.lost_seat_text(r["seat"], r["seat_name"]))
+    elif r["status"] != "ok":
+        state.flash("error", "This game no longer opens with the code this device kept.")
+    elif r["role"] == "host":
+        state.set_game(gid, entry["code"])
+        state.remember_game(gid, r["title"], entry["code"])
+        state.flash("success", f"Resumed {md(r['title'])}.")
+        state.goto("table")
+    elif r["role"] == "seat":
+        state.set_game(gid, entry["code"], r["seat"])
+        ss["my_seat"] = r["seat"]
+        state.flash("success", f"Resumed {md(r['title'])} as seat {r['seat'] + 1}: {md(r['seat_name'])}.")
+        state.goto("table")
+    else:  # a join link's token: ready to claim a seat
+        state.set_game(gid, join=entry["code"])
+
+
+def _forget_mine(gid: str) -> None:
+    state.forget_game(gid)
+    state.flash("info", f"This device forgot game {code(gid)}.")
+
+
+def _device_entries() -> list[dict]:
+    """The games this browser remembers (localStorage), then those of this session it has not
+    reported (a browser that keeps nothing)."""
+    entries = device.remembered()
+    known = {e["game"] for e in entries}
+    for g in ss.get("my_games", []):
+        entry = device.valid_entry({"game": g["id"], "code": g["code"], "seat": None, "title": g["title"][:80]})
+        if entry is not None and entry["game"] not in known:
+            entries.append(entry)
+    return entries[:device.MAX_ENTRIES]
+
+
+def _seat(seat: int, name: str) -> str:
+    """ "seat 2 (Bo)" as Markdown."""
+    return f"seat {seat + 1} ({md(name)})" if name else f"seat {seat + 1}"
+
+
+def _device_games(entries: list[dict], prefix: str) -> None:
+    """One line per remembered game: title and role (from the store, after the throttled code
+    check) and Resume, or why it no longer opens and Forget."""
+    for entry in entries:
+        gid = entry["game"]
+        r = state.check_remembered(entry)
+        with st.container(key=f"{prefix}-{gid}", horizontal=True, vertical_alignment="center"):
+            if r["status"] == "ok":
+                role = ("host (all seats)" if r["role"] == "host" else
+                        _seat(r["seat"], r["seat_name"]) if r["role"] == "seat" else "joined, no seat yet")
+                st.markdown(f"**{md(r['title'])}** · {role} · id {code(gid)}", width="stretch")
+                st.button("Resume", key=f"{prefix}-resume-{gid}", type="primary", icon="▶️", on_click=_open_mine,
+                          args=(entry,))
+            elif r["status"] == "unchecked":  # not looked up yet (too many that no longer open)
+                st.markdown(f"Game {code(gid)} · not checked yet", width="stretch")
+                st.button("Resume", key=f"{prefix}-resume-{gid}", icon="▶️", on_click=_open_mine, args=(entry,))
+            else:
+                if r["status"] == "taken":
+                    why = f"another device took your seat ({_seat(r['seat'], r['seat_name'])})"
+                elif r["status"] == "wait":
+                    why = md(r["text"])
+                else:
+                    why = "no longer available"
+                st.markdown(f"Game {code(gid)}: {why}", width="stretch")
+            st.button("Forget", key=f"{prefix}-forget-{gid}", on_click=_forget_mine, args=(gid,))
 
 
 def _close() -> None:
@@ -163,20 +282,35 @@ def _plan_preview(n: int, sheets: list, mission: int, kind: str) -> None:
 # --------------------------------------------------------------------------- the page
 follow_goto()
 _defaults()
-st.title("🎲 Noch mal! — mission leader")
+st.title("🎲 Noch mal!")
 state.show_flash()
 
 opened = state.open_game()
-if opened is None and ss.get("access_note"):
+if opened is not None:
+    claim_from_link(*opened)  # a per-seat link (&claim=N): claims that seat at once
+    follow_goto()  # ... and opens its sheet on the Table page
+if opened is None and state.lost_seat_note():
+    st.warning(state.lost_seat_note(), icon="📱")
+elif opened is None and ss.get("access_note"):
     st.warning(ss["access_note"])
+if opened is None and _device_entries():
+    with st.container(border=True, key="resume-box"):
+        st.markdown("**Resume on this device**")
+        _device_games(_device_entries()[:3], "top")
 if opened is not None:
     ses, access = opened
-    with st.container(border=True):
-        st.markdown(f"**Open game:** {md(ses.title)} · id {code(ses.game_id)} · "
-                    f"{'host (all seats)' if access == 'host' else 'joined device'}")
+    my_seat = state.my_seat()
+    with st.container(border=True, key="open-game"):
+        role = ("host (all seats)" if access == "host" else
+                f"this device plays {_seat(my_seat, ses.seat_names[my_seat])}" if my_seat is not None
+                else "joined device — choose your seat")
+        st.markdown(f"**Open game:** {md(ses.title)} · id {code(ses.game_id)} · {role}")
         if access == "host":
-            join_info(ses, key="start-join")
-        if access == "seat" and state.my_seat() is None:
+            with st.expander("📱 Join with phones", expanded=True):
+                lobby_panel(ses, key="start-lobby")
+                join_panel(ses, key="start-join")
+        if access == "seat" and my_seat is None:
+            claim_prompt(ses)
             seat_claim(ses)
         with st.container(horizontal=True):
             st.button("Go to the table", key="goto-table", type="primary", icon="🎲", on_click=state.goto,
@@ -197,7 +331,7 @@ with tab_new:
     n = st.selectbox("Players", list(range(lo, hi + 1)), key="new-players")
     st.text_input("Title (optional)", key="new-title", max_chars=60, placeholder="e.g. Friday night")
 
-    all_sheets = sheet_ids()
+    all_sheets = fitting_sheets(rules)  # co-op games: the co-op backs; base and solo: the other sheets
 
     def sheet_label(sid: str) -> str:
         try:
@@ -206,7 +340,8 @@ with tab_new:
             return f"{sid} (unreadable)"
         return f"{sid} — {sh.provenance}"
 
-    st.markdown("**Seats** (in clockwise order; seat 1 is the mission leader)")
+    st.markdown("**Seats** (in clockwise order; seat 1 is the mission leader)" if rules.has_mission
+                else "**Seats** (in clockwise order)" if n > 1 else "**Seat**")
     for i in range(n):
         cols = st.columns([3, 3, 2] if kind == "digital" else [3, 3])
         cols[0].text_input(f"Name of seat {i + 1}", key=f"new-name-{i}", max_chars=30)
@@ -264,14 +399,11 @@ with tab_open:
         st.form_submit_button("Open game", on_click=_open, type="primary")
 
 with tab_mine:
-    mine = ss.get("my_games", [])
+    mine = _device_entries()
     if not mine:
-        st.caption("No games started on this device in this browser session. (They are kept only while this "
-                   "tab is open: note the id and host code to resume later.)")
-    for g in mine:
-        cols = st.columns([4, 1])
-        cols[0].markdown(f"**{md(g['title'])}** · id {code(g['id'])} · host code {code(g['code'])}")
-        cols[1].button("Open", key=f"mine-open-{g['id']}", on_click=_open_mine, args=(g["id"], g["code"]))
+        st.caption("No games on this device yet. Games you create here and seats you claim here are kept in "
+                   "this browser (also after a restart) and listed here to resume.")
+    _device_games(mine, "mine")
 
 with tab_delete:
     with st.form("del-form"):

@@ -1,29 +1,34 @@
-"""Table: the main screen — turn track, team plan, dice, the advisor, every seat's sheet, the
-move entry, penalties, mission progress, undo and the outcome."""
+"""Table: the game. A device that plays a seat (a phone) sees its own sheet first and only
+what that seat must decide now; the host device is the mission leader's screen (turn track,
+goals, who has entered, the penalty decisions, mission progress, every sheet) and can enter
+for any seat (a table with one device)."""
 
 import streamlit as st
 
-from nochmal.ui import tableview as tv
+from nochmal.bots.plan import team_plan
 from nochmal.engine.errors import NochmalError
 from nochmal.engine.game import CHANCE, TEAM
-from nochmal.bots.plan import team_plan
 from nochmal.store.db import ConflictError, StoreError
 from nochmal.ui import state
-from nochmal.ui.actions import CONFLICT_TEXT, roll_key, run_action
+from nochmal.ui import tableview as tv
+from nochmal.ui.actions import CONFLICT_TEXT, roll_key, run_action, show_toast
 from nochmal.ui.labels import seat_label
-from nochmal.ui.layout import follow_goto, game_or_stop
+from nochmal.ui.layout import PAGES_DIR, follow_goto, game_or_stop
+from nochmal.ui.panels import news as news_panel
 from nochmal.ui.panels.advisor import advisor_panel, selection_ctx
 from nochmal.ui.panels.decision import decision_panel
 from nochmal.ui.panels.dice import dice_entry, dice_panel, roll_button
 from nochmal.ui.panels.join import seat_claim
 from nochmal.ui.panels.mission import mission_panel
-from nochmal.ui.panels.move_entry import move_controls, reset_picks
+from nochmal.ui.panels.move_entry import move_controls, readonly_sheet, reset_picks
 from nochmal.ui.panels.outcome import outcome_panel
-from nochmal.ui.panels.seats import seat_sheets, seat_status_html
+from nochmal.ui.panels.seats import seat_sheets
 from nochmal.ui.panels.team_plan import team_plan_panel
 from nochmal.ui.panels.track import turn_track
 from nochmal.ui.panels.undo import live_refresh, undo_button
 from nochmal.ui.safe import md
+from nochmal.ui.scroll import scroll_to_top
+from nochmal.ui.style import phone_css
 
 ss = st.session_state
 
@@ -36,32 +41,10 @@ def _let_bots_play() -> None:
     run_action(do)
 
 
-follow_goto()
-if "advisor-on" in ss:  # keep the advisor's switch while the page shows no roll to advise on
-    ss["advisor-on"] = ss["advisor-on"]
-ses, access = game_or_stop()
-names = ses.seat_names
-n_seats = ses.game.n_seats
-bots = ses.meta.get("bots") or [None] * n_seats
-kind = ses.meta.get("kind", "companion")
-device_seat = state.my_seat()
-colourblind = bool(ss.get("colourblind"))
-game = ses.game
-
-st.subheader(md(ses.title))
-facts = [game.title, md(kind)]
-if game.has_mission:
-    facts.append(f"mission {game.mission.id} — {md(game.mission.name)}")
-facts.append("this device: " + ("host, enters for every seat" if access == "host" else
-                                f"seat {device_seat + 1} ({md(names[device_seat])})" if device_seat is not None
-                                else "joined, no seat yet"))
-st.caption(" · ".join(facts))
-if access == "seat" and device_seat is None:
-    with st.container(border=True):
-        seat_claim(ses)
-
-# ---- bots (digital games) ----------------------------------------------------------------
-if kind == "digital" and any(bots) and not ses.state.is_terminal():
+def _bots(ses, bots, kind) -> None:
+    """Digital games: bots play their seats (automatically unless switched off)."""
+    if not (kind == "digital" and any(bots) and not ses.state.is_terminal()):
+        return
     auto = st.toggle("Bots play automatically", key="auto-bots")
     if auto and tv.bot_to_move(ses.state, bots, kind) is not None:
         with st.spinner("Bots are playing…"):
@@ -76,35 +59,20 @@ if kind == "digital" and any(bots) and not ses.state.is_terminal():
         st.button("Let bots play", key="bots-btn", icon="🤖", on_click=_let_bots_play,
                   disabled=tv.bot_to_move(ses.state, bots, kind) is None)
 
-gs = ses.state  # the position (after any bot moves)
-events = ses.events
 
-# ---- where we are ------------------------------------------------------------------------
-if game.has_turn_track:
-    turn_track(gs, names)
-elif game.n_rolls:
-    st.markdown(f"**Roll {min(gs.roll_index + 1, game.n_rolls)} of {game.n_rolls}**")
-else:
-    st.markdown(f"**Roll {gs.roll_index + 1}** · active: {seat_label(names, gs.active)}")
+def _fresh_selection(ses, gs, seat: int) -> None:
+    """A new roll or another seat: start a fresh selection."""
+    ctx = selection_ctx(ses.game_id, seat, gs)
+    if ss.get("sel-ctx") != ctx:
+        ss["sel-ctx"] = ctx
+        ss["selected_cells"] = []
+        reset_picks(seat)
 
-if game.has_mission:
-    with st.expander("Team plan", expanded=gs.roll_index == 0 and not gs.is_terminal()):
-        team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
 
-state.show_flash()
-entry_seat = None
-
-if gs.is_terminal():
-    outcome_panel(gs, names)
-elif gs.current_player() == TEAM:
-    if access == "host" or device_seat is not None:
-        decision_panel(gs, names)
-    else:
-        st.info("The team decides a penalty now.")
-elif gs.current_player() == CHANCE:
-    nc, nn = game.dice_in_play(gs)
+def _roll_area(ses, gs, names, bots, kind, allowed: bool) -> None:
+    """Entering the roll (companion) or rolling (digital)."""
+    nc, nn = ses.game.dice_in_play(gs)
     roller = seat_label(names, gs.active)
-    allowed = access == "host" or device_seat == gs.active
     with st.container(border=True, key="dice-area"):
         if kind == "digital":
             if bots[gs.active]:
@@ -115,44 +83,188 @@ elif gs.current_player() == CHANCE:
         else:
             st.caption(f"{roller} is active and rolls {nc} colour + {nn} number dice.")
             dice_entry(nc, nn, allowed, roll_key(gs))
-else:
-    with st.container(border=True, key="dice-area"):
-        dice_panel(gs, names, bots, events)
-    deciding = tv.seats_to_decide(gs)
-    mine = [s for s in deciding if tv.can_enter(access, device_seat, s) and not bots[s]]
-    with st.container(key="advisor-slot"):  # one element whatever it shows: the entry below keeps its place
-        advisor_panel(ses, gs, mine, names)
-    if mine:
-        if len(mine) > 1:
-            if ss.get("entry-seat") not in mine:
-                ss["entry-seat"] = mine[0]
-            entry_seat = st.segmented_control("Entering for", mine, key="entry-seat", required=True,
-                                              format_func=lambda s: seat_label(names, s))
-            if entry_seat is None:
-                entry_seat = mine[0]
-        else:
-            entry_seat = mine[0]
-        ctx = selection_ctx(ses.game_id, entry_seat, gs)
-        if ss.get("sel-ctx") != ctx:  # a new roll or another seat: start a fresh selection
-            ss["sel-ctx"] = ctx
-            ss["selected_cells"] = []
-            reset_picks(entry_seat)
-        role = "active" if entry_seat == gs.active and gs.phase == "active" else "passive"
-        st.markdown(f"#### {seat_label(names, entry_seat)} decides ({role})")
-        move_controls(gs, entry_seat, names, colourblind)
-        st.html(seat_status_html(gs, entry_seat))
+
+
+def _sync_colourblind() -> None:
+    ss["colourblind"] = bool(ss.get("colourblind-phone"))
+
+
+def _who_waits(gs, names, bots, deciding) -> str:
+    return ", ".join(seat_label(names, s) + (" 🤖" if bots[s] else "") for s in deciding)
+
+
+def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
+    """A seat's own device: its sheet first, and only what this seat decides now."""
+    st.html(phone_css())
+    game = gs.game
+    colourblind = bool(ss.get("colourblind"))
+    if game.has_turn_track:
+        where = f"Turn {min(gs.roll_index + 1, game.n_turns)}/{game.n_turns}"
+    elif game.n_rolls:
+        where = f"Roll {min(gs.roll_index + 1, game.n_rolls)}/{game.n_rolls}"
     else:
-        waiting = ", ".join(seat_label(names, s) + (" 🤖" if bots[s] else "") for s in deciding)
-        st.info(f"Waiting for {waiting}.")
-
-# ---- every seat ----------------------------------------------------------------------------
-st.markdown("##### Sheets")
-seat_sheets(gs, names, bots, skip=entry_seat, recent=tv.recent_crosses(events, n_seats),
+        where = f"Roll {gs.roll_index + 1}"
+    if game.cooperative:
+        where += f" · {game.team_points(gs)} team points"
+    me = f"**{seat_label(names, seat)}**  \n{where}"
+    deciding = tv.seats_to_decide(gs)
+    marks = tv.column_marks(gs, seat)
+    with st.container(key="phone-sheet"):
+        if gs.is_terminal():
+            outcome_panel(gs, names)
+            readonly_sheet(gs, seat, colourblind, marks=marks, status=me + "  \nThe game is over.")
+        elif gs.current_player() == CHANCE:
+            if gs.active == seat and not bots[seat]:
+                _roll_area(ses, gs, names, bots, kind, allowed=True)
+                readonly_sheet(gs, seat, colourblind, marks=marks, status=me)
+            else:
+                readonly_sheet(gs, seat, colourblind, marks=marks,
+                               status=me + f"  \nWaiting for {seat_label(names, gs.active)} to roll.")
+        elif gs.current_player() == TEAM:
+            readonly_sheet(gs, seat, colourblind, marks=marks, status=me + "  \nA goal was missed: the team "
+                           "decides the penalty on the mission leader's screen.")
+        elif seat in deciding:
+            _fresh_selection(ses, gs, seat)
+            scroll_to_top(roll_key(gs))  # after the roll entry above it went, the sheet is in view
+            role = "active" if seat == gs.active and gs.phase == "active" else "passive"
+            move_controls(gs, seat, names, colourblind, marks=marks, own=True,
+                          status=me + f"  \n**Your turn** ({role})")
+        else:
+            done = "You are done this roll. " if gs.phase == "passive" else ""
+            readonly_sheet(gs, seat, colourblind, marks=marks,
+                           status=me + f"  \n{done}Waiting for {_who_waits(gs, names, bots, deciding)}.")
+    state.show_flash()
+    if not gs.is_terminal() and gs.current_player() not in (CHANCE, TEAM):
+        with st.container(key="advisor-slot"):
+            advisor_panel(ses, gs, [seat] if seat in deciding and not bots[seat] else [], names)
+    with st.expander("The table: turn track, mission, the others' sheets"):
+        if game.has_turn_track:
+            turn_track(gs, names)
+        if game.has_mission:
+            mission_panel(game.progress(gs).to_json(), names)
+        news_panel.news_list(ses, names)
+        seat_sheets(gs, names, bots, skip=seat, recent=tv.recent_crosses(ses.events, game.n_seats),
                     colourblind=colourblind)
+        ss["colourblind-phone"] = bool(ss.get("colourblind"))
+        st.toggle("Colour-blind mode (letters on cells)", key="colourblind-phone", on_change=_sync_colourblind)
+    undo_button(ses, "seat")
+    with st.container(horizontal=True, key="phone-links"):
+        st.page_link(str(PAGES_DIR / "start.py"), label="Start", icon="🏁")
+        st.page_link(str(PAGES_DIR / "history.py"), label="History", icon="📜")
 
-if game.has_mission and not gs.is_terminal():
-    with st.expander("Mission progress", expanded=True):
-        mission_panel(game.progress(gs).to_json(), names)
 
-undo_button(ses, access)
-live_refresh(ses.game_id, ses.n_events)
+def host_view(ses, gs, names, bots, kind, access: str) -> None:
+    """The mission leader's screen; it also enters for any seat (one device for the table)."""
+    game = gs.game
+    events = ses.events
+    if game.has_turn_track:
+        turn_track(gs, names)
+    elif game.n_rolls:
+        st.markdown(f"**Roll {min(gs.roll_index + 1, game.n_rolls)} of {game.n_rolls}**")
+    else:
+        st.markdown(f"**Roll {gs.roll_index + 1}** · active: {seat_label(names, gs.active)}")
+    if game.has_mission:
+        with st.expander("Team plan"):
+            team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
+    state.show_flash()
+    entry_seat = None
+    claims = {int(k) for k in (ses.meta.get("claims") or {}) if str(k).isdigit()}
+    deciding = tv.seats_to_decide(gs) if not gs.is_terminal() else []
+    board, side = st.columns([3, 2])
+    with board:
+        if gs.current_player() not in (CHANCE, TEAM) and not gs.is_terminal():
+            with st.container(border=True, key="dice-area"):
+                dice_panel(gs, names, bots, events)
+    with side:
+        news_panel.news_strip(ses, names)
+        if game.has_mission and not gs.is_terminal():
+            with st.expander("Mission progress", expanded=True):
+                mission_panel(game.progress(gs).to_json(), names)
+    if gs.is_terminal():
+        outcome_panel(gs, names)
+    elif gs.current_player() == TEAM:
+        decision_panel(gs, names)
+    elif gs.current_player() == CHANCE:
+        _roll_area(ses, gs, names, bots, kind, allowed=True)
+    else:
+        mine = [s for s in deciding if not bots[s]]
+        here = [s for s in mine if s not in claims]
+        with st.container(key="advisor-slot"):  # one element whatever it shows: the entry below keeps its place
+            advisor_panel(ses, gs, mine, names)
+        phones = [s for s in mine if s in claims]
+        if phones:
+            st.caption("📱 Deciding on their own devices: " + ", ".join(seat_label(names, s) for s in phones) +
+                       ". You can also enter for them here.")
+        if mine:
+            default = here[0] if here else mine[0]
+            if len(mine) > 1:
+                if ss.get("entry-seat") not in mine:
+                    ss["entry-seat"] = default
+                entry_seat = st.segmented_control("Entering for", mine, key="entry-seat", required=True,
+                                                  format_func=lambda s: seat_label(names, s) + (" 📱" if s in claims else ""))
+                if entry_seat is None:
+                    entry_seat = default
+            else:
+                entry_seat = mine[0]
+            _fresh_selection(ses, gs, entry_seat)
+            role = "active" if entry_seat == gs.active and gs.phase == "active" else "passive"
+            st.markdown(f"#### {seat_label(names, entry_seat)} decides ({role})")
+            move_controls(gs, entry_seat, names, bool(ss.get("colourblind")), marks=tv.column_marks(gs, entry_seat))
+        else:
+            st.info(f"Waiting for {_who_waits(gs, names, bots, deciding)}.")
+    if access == "host":
+        join_box(ses, claims, bots)
+    st.markdown("##### Sheets")
+    seat_sheets(gs, names, bots, skip=entry_seat, recent=tv.recent_crosses(events, game.n_seats),
+                colourblind=bool(ss.get("colourblind")))
+    undo_button(ses, access)
+
+
+def join_box(ses, claims: set, bots) -> None:
+    """The lobby and the join codes, open while a human seat has no device of its own."""
+    from nochmal.ui.panels import join
+
+    free = [i for i in range(ses.game.n_seats) if not bots[i] and i not in claims]
+    with st.expander("📱 Join with phones" + (f" — {len(free)} seat{'s' * (len(free) != 1)} free" if free else ""),
+                     expanded=bool(free) and ses.state.roll_index == 0):
+        if hasattr(join, "lobby_panel"):
+            join.lobby_panel(ses, key="table-lobby")
+        if hasattr(join, "join_panel"):
+            join.join_panel(ses, key="table-join")
+        else:
+            join.join_info(ses, key="table-join")
+
+
+# ---- the page ------------------------------------------------------------------------------
+follow_goto()
+if "advisor-on" in ss:  # keep the advisor's switch while the page shows no roll to advise on
+    ss["advisor-on"] = ss["advisor-on"]
+ses, access = game_or_stop()
+names = ses.seat_names
+bots = ses.meta.get("bots") or [None] * ses.game.n_seats
+kind = ses.meta.get("kind", "companion")
+device_seat = state.my_seat()
+show_toast()
+
+if access == "seat" and device_seat is None:
+    st.subheader(md(ses.title))
+    with st.container(border=True):
+        seat_claim(ses)
+elif device_seat is not None:
+    _bots(ses, bots, kind)
+    phone_view(ses, ses.state, names, bots, kind, device_seat)
+else:
+    st.subheader(md(ses.title))
+    facts = [ses.game.title, md(kind)]
+    if ses.game.has_mission:
+        facts.append(f"mission {ses.game.mission.id}: {md(ses.game.mission.name)}")
+    facts.append("this device: " + ("mission leader's screen, enters for every seat" if ses.game.cooperative
+                                    else "host, enters for every seat"))
+    st.caption(" · ".join(facts))
+    _bots(ses, bots, kind)
+    host_view(ses, ses.state, names, bots, kind, access)
+
+news_panel.announce_new(ses, names)
+busy = device_seat is not None and not ses.state.is_terminal() and (
+    device_seat in tv.seats_to_decide(ses.state) or (ses.state.current_player() == CHANCE and ses.state.active == device_seat))
+live_refresh(ses.game_id, ses.n_events, every=3.0 if busy else 1.0)

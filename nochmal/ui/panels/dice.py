@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from nochmal.engine.dice import COLOUR_FACES, NUMBER_FACES, Roll
+from nochmal.engine.dice import Roll
+from nochmal.engine.errors import InvalidInputError
 from nochmal.engine.moves import Cross
 from nochmal.store.events import CrossEvent, PassEvent
 from nochmal.ui import tableview as tv
-from nochmal.ui.actions import need, run_action, same_roll, who
-from nochmal.ui.labels import colour_face_label, dice_text, number_face_label, seat_label
+from nochmal.ui.actions import run_action, same_roll, who
+from nochmal.ui.labels import COLOUR_ORDER, NUMBER_ORDER, colour_face_label, dice_text, number_face_label, seat_label
 from nochmal.ui.safe import md
 
 
@@ -25,8 +26,8 @@ def _enter_roll(nc: int, nn: int, seen_roll: str) -> None:
 
     def do(ses, access):
         same_roll(ses, seen_roll)
-        need(all(c is not None for c in colours) and all(n is not None for n in numbers),
-             "R-ROLL: choose the face of every die first")
+        if not (all(c is not None for c in colours) and all(n is not None for n in numbers)):
+            raise InvalidInputError("choose the face of every die first", rule="R-ROLL")
         ses.record(Roll.of(colours, numbers), by=who(access))
         for k in _roll_keys(nc, nn):
             ss[k] = None
@@ -43,16 +44,19 @@ def _roll_digital(seen_roll: str) -> None:
 
 
 def dice_entry(nc: int, nn: int, allowed: bool, seen_roll: str) -> None:
-    """Companion: the faces the table rolled, one tap per die, then "Enter roll"."""
+    """Companion: the faces the table rolled, one tap per die, then "Enter roll". The taps stay
+    on the device until "Enter roll" (a form): none is lost to a page update meanwhile, and the
+    phone answers each tap at once."""
     st.markdown("**Enter the roll** — tap the face each die shows")
-    for i in range(nc):
-        st.segmented_control(f"Colour die {i + 1}", COLOUR_FACES, format_func=colour_face_label,
-                             key=f"roll-c-{i}", disabled=not allowed)
-    for i in range(nn):
-        st.segmented_control(f"Number die {i + 1}", NUMBER_FACES, format_func=number_face_label,
-                             key=f"roll-n-{i}", disabled=not allowed)
-    st.button("Enter roll", key="roll-enter", type="primary", icon="🎲", on_click=_enter_roll, args=(nc, nn, seen_roll),
-              disabled=not allowed)
+    with st.form(key="roll-form", border=False, enter_to_submit=False):
+        for i in range(nc):
+            st.segmented_control(f"Colour die {i + 1}", COLOUR_ORDER, format_func=colour_face_label,
+                                 key=f"roll-c-{i}", disabled=not allowed)
+        for i in range(nn):
+            st.segmented_control(f"Number die {i + 1}", NUMBER_ORDER, format_func=number_face_label,
+                                 key=f"roll-n-{i}", disabled=not allowed)
+        st.form_submit_button("Enter roll", key="roll-enter", type="primary", icon="🎲", on_click=_enter_roll,
+                              args=(nc, nn, seen_roll), disabled=not allowed)
 
 
 def roll_button(allowed: bool, seen_roll: str) -> None:
@@ -73,7 +77,7 @@ def dice_panel(st_, names: list[str], bots: list, events: list) -> None:
             cf, nf = st_.dice_for(seat)
             lines.append(f"- {label} ({role}) — to decide, may use {dice_text(cf, nf)}")
         elif st_.phase == "active":
-            lines.append(f"- {label} ({role}) — waits for the active seat (R-ORDER)")
+            lines.append(f"- {label} ({role}) — waits for the active seat to choose its dice")
         else:
             ev = decided.get(seat)
             what = ("crossed " + ev.colour + " " + "-".join(ev.cells) if isinstance(ev, CrossEvent)
@@ -82,7 +86,9 @@ def dice_panel(st_, names: list[str], bots: list, events: list) -> None:
     st.markdown("\n".join(lines))
     if st_.phase == "passive" and st_.game.sets_aside(st_) and isinstance(st_.active_move, Cross):
         am = st_.active_move
-        st.caption(f"Set aside by the active seat (R-ACTIVE): {colour_face_label(am.colour_die)} and "
-                   f"{number_face_label(am.number_die)}; the others pick from the rest (R-PASSIVE).")
+        st.caption(f"Set aside by the active seat: {colour_face_label(am.colour_die)} and "
+                   f"{number_face_label(am.number_die)}; the others pick from the rest.",
+                   help="Rules R-ACTIVE and R-PASSIVE: the active player's two dice are set aside.")
     elif st_.roll_index < st_.game.free_rolls and st_.game.n_seats > 1:
-        st.caption("First three rolls: nothing is set aside, everybody picks from all dice (R-FIRST3).")
+        st.caption("First three rolls: nothing is set aside, everybody picks from all dice.",
+                   help="Rule R-FIRST3.")

@@ -1,17 +1,43 @@
-"""Joining a game from another device: the host's join link and short code, and the seat a
-joined device claims."""
+"""Joining a game from another device: the host's join link and QR codes (one for the game, one
+per free seat), the lobby (who plays which seat on which device), the seat a joined device
+claims, and the per-seat link that claims its seat at once (``/?game=ID&join=TOKEN&claim=N``).
+
+The join token and the ``claim`` number in a link are hostile input: the token opens the game
+only through the throttled check (``state.open_game``), and ``claim`` must be the number of a
+human seat of this game (1-6, digits only), else the link is refused and nothing changes."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import re
+from urllib.parse import quote, urlsplit
 
+import segno
 import streamlit as st
 
-from nochmal.store.session import format_short_code
-from nochmal.ui import state
+from nochmal.engine.errors import NochmalError
+from nochmal.store.db import StoreError
+from nochmal.store.session import SeatTakenError, format_short_code
+from nochmal.ui import device, state
 from nochmal.ui.actions import need, run_action
 from nochmal.ui.labels import seat_label
-from nochmal.ui.safe import code, md
+from nochmal.ui.safe import code, html_text, md
+
+#: The URL parameter of a per-seat link: the seat (counted from 1) to claim at once.
+CLAIM_PARAM = "claim"
+_CLAIM_RE = re.compile(r"^[1-9][0-9]?$")
+
+
+def _claimed(ses, seat: int, seat_code: str) -> str:
+    """This device plays ``seat`` now: the URL carries the seat's code, the browser keeps it,
+    the Table page opens on that seat's sheet."""
+    ss = st.session_state
+    state.set_game(ses.game_id, seat_code, seat)
+    ss["my_seat"] = seat
+    ss["takeover"] = None
+    ss["claim_note"] = None
+    state.remember_seat(ses, seat_code, seat)
+    state.goto("table")
+    return f"This device now plays seat {seat + 1}: {md(ses.seat_names[seat])}."
 
 
 def _claim(seat_key: str, seen: dict) -> None:
@@ -22,13 +48,93 @@ def _claim(seat_key: str, seen: dict) -> None:
         need(seat is not None, "choose a seat first")
         # compare-and-set against the claims this device was shown: a seat claimed meanwhile
         # by another device gives "just claimed by another device — try again"
-        seat_code = ses.claim_seat(int(seat), st.session_state["device"], seen=seen.get(str(seat)))
-        state.set_game(ses.game_id, seat_code, int(seat))
-        st.session_state["my_seat"] = int(seat)
-        state.goto("table")
-        return f"This device now plays seat {int(seat) + 1}: {md(ses.seat_names[int(seat)])}."
+        seat_code = ses.claim_seat(int(seat), device.device_id(), seen=seen.get(str(seat)))
+        return _claimed(ses, int(seat), seat_code)
 
     run_action(do)
+
+
+# --------------------------------------------------------------------------- per-seat links
+def parse_claim(raw: object, n_seats: int) -> int | None:
+    """The seat (0-based) a link's ``claim`` value names, or None unless it is the number of a
+    seat of a game with ``n_seats`` seats, written in digits ("2"; not "02", "+2", "2.0")."""
+    if not isinstance(raw, str) or not _CLAIM_RE.match(raw):
+        return None
+    seat = int(raw) - 1
+    return seat if 0 <= seat < n_seats else None
+
+
+def claim_from_link(ses, access: str) -> None:
+    """Handle a per-seat link (``&claim=N`` beside the join token) on the page that opened it:
+    a free seat (or one this device holds) is claimed at once and the Table page opens on its
+    sheet; a seat another device plays asks first (:func:`claim_prompt`); a ``claim`` that is no
+    human seat of this game is refused with a message and changes nothing. The parameter is
+    dropped from the URL either way (a reload does not claim again). Call after
+    ``state.open_game()``, then ``layout.follow_goto()`` to switch to the Table page."""
+    ss = st.session_state
+    raw = st.query_params.get(CLAIM_PARAM)
+    if raw is None:
+        return
+    del st.query_params[CLAIM_PARAM]
+    if access != "seat" or state.my_seat() is not None or not st.query_params.get("join"):
+        return  # opened with the host's or a seat's own code: there is nothing to claim
+    n = ses.game.n_seats
+    seat = parse_claim(raw, n)
+    bots = ses.meta.get("bots") or [None] * n
+    ss["takeover"] = None
+    if seat is None:
+        ss["claim_note"] = {"game": ses.game_id, "text": f"This link names no seat of this game (it has seats "
+                                                        f"1–{n}). Choose your seat below."}
+        return
+    if seat < len(bots) and bots[seat]:
+        ss["claim_note"] = {"game": ses.game_id, "text": f"Seat {seat + 1} is played by a bot. Choose your seat below."}
+        return
+    ss["claim_note"] = None
+    holder = (ses.meta.get("claims") or {}).get(str(seat))
+    if holder is not None and holder != device.device_id():
+        ss["takeover"] = {"game": ses.game_id, "seat": seat, "seen": holder}
+        return
+    try:
+        seat_code = ses.claim_seat(seat, device.device_id(), seen=holder)
+    except SeatTakenError:  # claimed between this device's look and its claim
+        ses.refresh()
+        ss["takeover"] = {"game": ses.game_id, "seat": seat, "seen": (ses.meta.get("claims") or {}).get(str(seat))}
+        return
+    except (NochmalError, StoreError) as err:
+        ss["claim_note"] = {"game": ses.game_id, "text": f"Could not claim seat {seat + 1}: {md(err)}"}
+        return
+    state.flash("success", _claimed(ses, seat, seat_code))
+
+
+def _take_over(seat: int, seen: object) -> None:
+    def do(ses, access):
+        need(access in ("seat", "host"), "a join link or join code is needed to claim a seat")
+        try:
+            seat_code = ses.claim_seat(seat, device.device_id(), seen=seen)
+        except SeatTakenError:
+            ses.refresh()
+            st.session_state["takeover"] = {"game": ses.game_id, "seat": seat,
+                                            "seen": (ses.meta.get("claims") or {}).get(str(seat))}
+            raise
+        return _claimed(ses, seat, seat_code)
+
+    run_action(do)
+
+
+def claim_prompt(ses, key: str = "claim-link") -> None:
+    """What a per-seat link left to say: its refusal, or "Seat 2 (Bo) is played on another
+    device — take it over?" with one button."""
+    ss = st.session_state
+    note = ss.get("claim_note")
+    if note and note.get("game") == ses.game_id and state.my_seat() is None:
+        st.error(note["text"])
+    t = ss.get("takeover")
+    if t and t.get("game") == ses.game_id and state.my_seat() is None:
+        seat = int(t["seat"])
+        with st.container(key=f"{key}-takeover-box"):
+            st.warning(f"Seat {seat + 1} ({md(ses.seat_names[seat])}) is played on another device — take it over?")
+            st.button(f"Take over seat {seat + 1}", key=f"{key}-takeover", type="primary", icon="📱",
+                      on_click=_take_over, args=(seat, t.get("seen")))
 
 
 def seat_claim(ses, key: str = "claim-seat") -> None:
@@ -48,11 +154,119 @@ def seat_claim(ses, key: str = "claim-seat") -> None:
     st.button("Claim this seat", key=f"{key}-btn", type="primary", on_click=_claim, args=(key, claims))
 
 
-def join_link(ses) -> str:
-    """The join link as this browser reaches the app (just the path where it cannot tell)."""
-    path = ses.join_url_path()
+def join_link(ses, seat: int | None = None) -> str:
+    """The join link as this browser reaches the app (just the path where it cannot tell); with
+    ``seat`` (0-based) the link that claims that seat at once."""
+    path = ses.join_url_path(seat) if seat is not None else ses.join_url_path()
     url = urlsplit(str(getattr(st.context, "url", None) or ""))
-    return f"{url.scheme}://{url.netloc}{path}" if url.scheme in ("http", "https") and url.netloc else path
+    if url.scheme in ("http", "https") and url.netloc:
+        return f"{url.scheme}://{quote(url.netloc, safe=':[]@')}{path}"
+    return path
+
+
+#: Light modules around a QR code (the "quiet zone" a scanner needs to find it).
+QR_BORDER = 3
+
+
+def qr_modules(text: str) -> tuple[int, list[tuple[int, int]]]:
+    """A QR code of ``text`` (segno, error correction M): its size in modules (quiet zone
+    included) and the (x, y) of its dark modules."""
+    rows = list(segno.make(text, error="m").matrix_iter(border=QR_BORDER))
+    return len(rows), [(x, y) for y, row in enumerate(rows) for x, dark in enumerate(row) if dark]
+
+
+def qr_html(text: str, label: str, module: int = 4) -> str:
+    """A QR code of ``text`` as one small HTML element: a white square, and a module-sized box
+    whose shadows are the dark modules (``module`` px each). The markup holds the modules only,
+    never ``text``; ``label`` (its accessible name) is escaped. Plain ``div``s and styles, as
+    every ``st.html`` of the app: no image, no SVG, no link."""
+    size, dark = qr_modules(text)
+    dots = ",".join(f"{x * module}px {y * module}px #000" for x, y in dark)
+    return (f'<div class="nm-qr" role="img" aria-label="{html_text(label)}" style="position:relative;'
+            f'width:{size * module}px;height:{size * module}px;background:#fff">'
+            f'<div class="nm-qr-dots" style="position:absolute;left:0;top:0;width:{module}px;height:{module}px;'
+            f'box-shadow:{dots}"></div></div>')
+
+
+def qr_code(text: str, label: str, module: int = 4) -> None:
+    """Show a QR code of ``text`` (:func:`qr_html`)."""
+    st.html(qr_html(text, label, module), width="content")
+
+
+def free_seats(ses) -> list[int]:
+    """The human seats no device has claimed yet."""
+    claims = ses.meta.get("claims") or {}
+    bots = ses.meta.get("bots") or [None] * ses.game.n_seats
+    return [i for i in range(ses.game.n_seats) if not bots[i] and str(i) not in claims]
+
+
+def join_panel(ses, key: str) -> None:
+    """For the host screen: a QR code of the game's join link (a phone that scans it picks its
+    seat), the link and the short code to type instead, and for every free human seat its own
+    QR code and link (a phone that scans it plays that seat at once)."""
+    ses.ensure_codes()  # a game saved before join links: gets a link and an 8-letter code once
+    link = join_link(ses)
+    names = ses.seat_names
+    with st.container(key=key):
+        left, right = st.columns([1, 2], vertical_alignment="center")
+        with left, st.container(key=f"{key}-qr"):
+            qr_code(link, "QR code of the join link")
+        with right:
+            st.markdown("**Scan to join** — the phone then picks its seat. Or scan a seat's own code below: "
+                        "that phone plays the seat at once.")
+            with st.container(key=f"{key}-link"):
+                st.code(link, language=None, wrap_lines=True)
+            if (urlsplit(link).hostname or "") in ("localhost", "127.0.0.1", "::1"):
+                st.caption("This browser reaches the app as *localhost*: a phone needs this computer's network "
+                           "address in its place (start with `nochmal serve --host 0.0.0.0`).")
+            st.caption(f"Or type on **Start → Resume or join**: game id {code(ses.game_id)}, short join code "
+                       f"{code(format_short_code(ses.meta.get('join_code')))}")
+        free = free_seats(ses)
+        if not free:
+            st.caption("Every human seat has a device.")
+            return
+        st.markdown("**Free seats** — one code per seat:")
+        cols = st.columns(min(len(free), 3))
+        for j, seat in enumerate(free):
+            url = join_link(ses, seat)
+            with cols[j % len(cols)], st.container(key=f"{key}-seat-{seat}", border=True):
+                st.markdown(f"**{seat_label(names, seat)}**")
+                with st.container(key=f"{key}-seat-{seat}-qr"):
+                    qr_code(url, f"QR code that claims seat {seat + 1}", module=3)
+                with st.container(key=f"{key}-seat-{seat}-link"):
+                    st.code(url, language=None, wrap_lines=True)
+
+
+def device_label(holder: object) -> str:
+    """A claim's device as Markdown: "this device" or "device `3fa2c1`"."""
+    if holder == device.device_id():
+        return "this device"
+    return f"device {code(str(holder)[:6])}"
+
+
+def lobby_panel(ses, key: str, links: bool = True) -> None:
+    """Who plays which seat: claimed (by this device or another one, named by a short id), a
+    bot, or free (with its per-seat link when ``links``: only for the host)."""
+    claims = ses.meta.get("claims") or {}
+    bots = ses.meta.get("bots") or [None] * ses.game.n_seats
+    names = ses.seat_names
+    with st.container(key=key):
+        st.markdown("**Lobby**")
+        for i in range(ses.game.n_seats):
+            if bots[i]:
+                status = f"🤖 {md(bots[i])} bot"
+            elif str(i) in claims:
+                status = f"📱 {device_label(claims[str(i)])}"
+            else:
+                status = "free"
+            with st.container(key=f"{key}-seat-{i}", horizontal=True, vertical_alignment="center"):
+                st.markdown(f"**{seat_label(names, i)}** · {status}")
+                if links and status == "free":
+                    with st.popover("seat link", type="tertiary", icon=":material/qr_code_2:",
+                                    key=f"{key}-seat-{i}-pop"):
+                        st.caption(f"Opened on a phone, this link plays seat {i + 1} there at once:")
+                        qr_code(join_link(ses, i), f"QR code that claims seat {i + 1}", module=3)
+                        st.code(join_link(ses, i), language=None, wrap_lines=True)
 
 
 def join_info(ses, key: str) -> None:

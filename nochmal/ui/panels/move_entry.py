@@ -1,5 +1,11 @@
-"""The move entry of the seat deciding now: its cell grid and sheet, the dice pair it uses,
-and the Cross / Clear / pass buttons."""
+"""The move entry of the seat deciding now: its cell grid with the Cross / failed-roll
+buttons next to it, and (folded away) the dice pair it uses.
+
+A player taps the cells and confirms: the dice are read from the cells (the cheapest legal
+reading, fewest "!"); a player who wants other dice picks them under "Choose the dice".
+A refused cross explains itself next to the grid, in words, with the rule id only in a
+"Why?" detail (:func:`refusal_box`).
+"""
 
 from __future__ import annotations
 
@@ -7,15 +13,16 @@ import streamlit as st
 
 from nochmal.engine.cells import COLOURS, mask_of
 from nochmal.engine.dice import COLOUR_JOKER
-from nochmal.engine.moves import PASS
+from nochmal.engine.moves import PASS, Cross
 from nochmal.ui import state
 from nochmal.ui import tableview as tv
-from nochmal.ui.actions import need, roll_key, run_action, same_roll, who
-from nochmal.ui.labels import (colour_face_label, colour_label, number_face_label, number_order, pass_icon,
-                               pass_label, seat_text)
+from nochmal.ui.actions import need, refused_here, roll_key, run_action, same_roll, who
+from nochmal.ui.explain import cell_label
+from nochmal.ui.labels import (colour_face_label, colour_label, colour_order, dice_text, number_face_label,
+                               number_order, pass_icon, pass_label)
 from nochmal.ui.safe import md
-from nochmal.ui.sheetview import sheet_html
 from nochmal.ui.panels.cell_grid import cell_grid, clear_cells
+from nochmal.ui.panels.seats import seat_status_html
 
 
 def pick_keys(seat: int) -> tuple[str, str, str]:
@@ -28,17 +35,27 @@ def reset_picks(seat: int) -> None:
         st.session_state[k] = None
 
 
+def current_picks(st_, seat: int) -> tuple[int | None, int | None, int | None]:
+    """The dice (and X colour) the seat picked under "Choose the dice", or Nones."""
+    ss = st.session_state
+    cf, nf = st_.dice_for(seat)
+    kc, kn, kcol = pick_keys(seat)
+    for k, opts in ((kc, cf), (kn, nf), (kcol, range(5))):
+        if ss.get(k) is not None and ss[k] not in opts:
+            ss[k] = None
+    cd, nd = ss.get(kc), ss.get(kn)
+    colour = ss.get(kcol) if cd == COLOUR_JOKER else cd
+    return cd, nd, colour
+
+
 def dice_picker(st_, seat: int) -> tuple[int | None, int | None, int | None]:
     """Which colour die and number die (and, for the X, which colour) the seat uses."""
     cf, nf = st_.dice_for(seat)
     kc, kn, kcol = pick_keys(seat)
-    ss = st.session_state
-    for k, opts in ((kc, cf), (kn, nf), (kcol, range(5))):
-        if ss.get(k) is not None and ss[k] not in opts:
-            ss[k] = None
+    current_picks(st_, seat)  # drop picks the dice no longer allow
     cols = st.columns(2)
     with cols[0]:
-        cd = st.segmented_control("Colour die", sorted(set(cf)), format_func=colour_face_label, key=kc)
+        cd = st.segmented_control("Colour die", sorted(set(cf), key=colour_order), format_func=colour_face_label, key=kc)
     with cols[1]:
         nd = st.segmented_control("Number die", sorted(set(nf), key=number_order), format_func=number_face_label, key=kn)
     colour = None
@@ -53,7 +70,7 @@ def dice_picker(st_, seat: int) -> tuple[int | None, int | None, int | None]:
 def _check_seat(ses, access, seat: int, seen_roll: str) -> None:
     need(tv.can_enter(access, state.my_seat(), seat), f"this device may enter only for seat {(state.my_seat() or 0) + 1}")
     same_roll(ses, seen_roll)  # the roll changed under this device's eyes
-    need(seat in tv.seats_to_decide(ses.state), f"R-ORDER: seat {seat + 1} does not decide now")
+    need(seat in tv.seats_to_decide(ses.state), f"it is not seat {seat + 1}'s turn to decide")
 
 
 def _cross(seat: int, seen_roll: str) -> None:
@@ -69,9 +86,11 @@ def _cross(seat: int, seen_roll: str) -> None:
         move = tv.build_cross(ses.state, seat, mask, cd, nd, col)
         ses.record(move, seat=seat, by=who(access))
         reset_picks(seat)
-        return f"{md(ses.seat_names[seat])} crossed {COLOURS[move.colour]} {'-'.join(sorted(names))}."
+        sheet = ses.state.seats[seat].sheet
+        shown = "-".join(cell_label(sheet, n) for n in sorted(names))
+        return f"{md(ses.seat_names[seat])} crossed {COLOURS[move.colour]} {shown}."
 
-    run_action(do)
+    run_action(do, refusal=(seat, seen_roll))
 
 
 def _fail(seat: int, seen_roll: str) -> None:
@@ -80,45 +99,100 @@ def _fail(seat: int, seen_roll: str) -> None:
         ses.record(PASS, seat=seat, by=who(access))
         reset_picks(seat)
         if ses.game.has_failed_rolls:
-            return f"{md(ses.seat_names[seat])} marked a failed roll (C-FAIL)."
+            return f"{md(ses.seat_names[seat])} marked a failed roll."
         return f"{md(ses.seat_names[seat])} passed."
 
-    run_action(do)
+    run_action(do, refusal=(seat, seen_roll))
 
 
-def move_controls(st_, seat: int, names: list[str], colourblind: bool) -> None:
-    """The interactive sheet of the seat entering now: grid, dice pair, Cross / Fail."""
+def reach(st_, seat: int, selected: int, cd=None, nd=None, colour=None) -> int:
+    """Where a legal cross can still go: with nothing selected, every cell of a legal cross
+    with these dice; with cells selected, the cells of the legal crosses that contain them."""
+    out = 0
+    for mv in st_.legal_actions(seat):
+        if not isinstance(mv, Cross) or mv.cells & selected != selected:
+            continue
+        if (cd is not None and mv.colour_die != cd) or (nd is not None and mv.number_die != nd) or (
+                cd == COLOUR_JOKER and colour is not None and mv.colour != colour):
+            continue
+        out |= mv.cells
+    return out
+
+
+def refusal_box(seat: int, seen_roll: str) -> None:
+    """The last refused entry of this seat for this roll, in words, with a "Why?" detail."""
+    r = refused_here(seat, seen_roll)
+    with st.container(key=f"refusal-{seat}"):  # drawn on every run: the buttons below keep their place
+        if r is not None:
+            st.error(md(r["words"]), icon="✋")
+            with st.expander("Why?"):
+                st.caption(md(r["why"]))
+
+
+def sheet_columns():
+    """The grid's column and the narrow column next to it (side by side from tablet width
+    down to a phone held sideways; one under the other on a phone held upright)."""
+    return st.columns([714, 114], gap="xsmall")
+
+
+def readonly_sheet(st_, seat: int, colourblind: bool, *, marks=None, status: str = "") -> None:
+    """A seat's own sheet when it has nothing to decide: the same grid, not tappable, with
+    ``status`` (Markdown) next to it."""
     s = st_.seats[seat]
-    cd, nd, colour = dice_picker(st_, seat)
+    grid_col, side = sheet_columns()
+    with grid_col:
+        cell_grid(s.sheet, s.crossed, seat, selected=0, highlight=0, colourblind=colourblind, marks=marks,
+                  enabled=False)
+    with side, st.container(key=f"side-{seat}", gap="xsmall"):
+        if status:
+            st.markdown(status)
+        st.html(seat_status_html(st_, seat))
+
+
+def move_controls(st_, seat: int, names: list[str], colourblind: bool, *, marks=None, status: str = "",
+                  own: bool = False) -> None:
+    """The interactive sheet of the seat entering now: the grid and, next to it, ``status``,
+    the dice it may use, Cross / failed roll / clear, a refusal in words, and "!" and failed
+    rolls. ``own``: the seat's own device ("Your dice")."""
+    s = st_.seats[seat]
+    cd, nd, colour = current_picks(st_, seat)
     selected = mask_of(st.session_state.get("selected_cells", []))
-    highlight = 0
-    if cd is not None or nd is not None:
-        highlight = tv.start_cells(st_, seat, cd, nd, colour if cd == COLOUR_JOKER else None)
-    left, right = st.columns([3, 2])
-    with left:
-        cell_grid(s.sheet, s.crossed, seat, selected=selected, highlight=highlight, colourblind=colourblind)
-    with right:
-        st.html(sheet_html(s.sheet, s.crossed, selected=selected, highlight=highlight, colourblind=colourblind,
-                           title=f"{seat_text(names, seat)} — {s.sheet.spec.name}", compact=True))
-        if highlight:
-            st.caption("Dashed: cells where a legal move with these dice can go.")
-        elif cd is not None or nd is not None:
-            st.caption("No legal move with these dice.")
-        if selected:
+    highlight = reach(st_, seat, selected, cd, nd, colour)
+    rk = roll_key(st_)
+    any_cross = any(isinstance(mv, Cross) for mv in st_.legal_actions(seat))
+    grid_col, side = sheet_columns()
+    with grid_col:
+        cell_grid(s.sheet, s.crossed, seat, selected=selected, highlight=highlight, colourblind=colourblind,
+                  marks=marks)
+    with side, st.container(key=f"side-{seat}", gap="xsmall"):
+        if status:
+            st.markdown(status)
+        cf, nf = st_.dice_for(seat)
+        whose = "Your dice" if own else "Dice"
+        st.markdown(f"**{whose}**  \n{dice_text(cf, nf)}" if cf or nf else "**No dice left to use**")
+        refusal_box(seat, rk)
+        if not any_cross:
+            st.warning("No cross is possible with these dice: mark a failed roll." if st_.game.has_failed_rolls
+                       else "No cross is possible with these dice: pass.")
+        elif selected:
             ok = tv.moves_for_cells(st_, seat, selected, cd, nd, colour if cd == COLOUR_JOKER else None)
             if ok:
                 m = ok[0]
-                st.caption(f"✓ legal: {colour_label(m.colour)} ×{m.count} with dice "
-                           f"{colour_face_label(m.colour_die)} + {number_face_label(m.number_die)}"
-                           + (f" (costs {m.joker_cost} \"!\")" if m.joker_cost else ""))
+                st.caption(f"✓ {colour_label(m.colour)} ×{m.count}, dice {colour_face_label(m.colour_die)} + "
+                           f"{number_face_label(m.number_die)}" + (f", {m.joker_cost} \"!\"" if m.joker_cost else ""))
+            elif highlight:
+                st.caption("Tap more cells: dashed cells can join.")
             else:
-                st.caption("Selected: " + ", ".join(sorted(st.session_state["selected_cells"])) +
-                           " — not a legal move with these dice yet.")
-    with st.container(horizontal=True):
-        st.button("Cross", key="cross-btn", type="primary", icon="✖️", on_click=_cross, args=(seat, roll_key(st_)),
-                  disabled=not selected)
-        st.button("Clear selection", key="clear-btn", on_click=clear_cells, disabled=not selected)
+                st.caption("Not a legal cross yet.")
+        else:
+            st.caption("Tap cells to cross" + (" (dashed: they can)." if highlight else "."))
+        st.button("Cross", key="cross-btn", type="primary", icon="✔️", on_click=_cross, args=(seat, rk),
+                  disabled=not selected, width="stretch")
         st.button(pass_label(st_.game), key="fail-btn", icon=pass_icon(st_.game), on_click=_fail,
-                  args=(seat, roll_key(st_)), help="Use no combination this roll" +
-                  (": marks the leftmost red box; the third loses the game" if st_.game.has_failed_rolls else ""))
-
+                  args=(seat, rk), width="stretch", help="Use no combination this roll" +
+                  (": marks the next red box; the third ends the game" if st_.game.has_failed_rolls else ""))
+        st.button("Clear", key="clear-btn", on_click=clear_cells, disabled=not selected, width="stretch")
+        st.html(seat_status_html(st_, seat))
+    with grid_col, st.expander("Choose the dice yourself"):
+        st.caption("Without a choice, a cross uses the dice that cost the fewest \"!\".")
+        dice_picker(st_, seat)

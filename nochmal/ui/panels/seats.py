@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from nochmal.ui import tableview as tv
 from nochmal.ui.labels import seat_text
 from nochmal.ui.sheetview import sheet_html
 
@@ -44,6 +45,8 @@ def seat_sheets(st_, names: list[str], bots: list, *, skip: int | None, recent: 
                 tag = " 🤖" if bots[seat] else ""
                 prov = "" if s.sheet.provenance == "verified" else f" ({s.sheet.provenance})"
                 st.html(sheet_html(s.sheet, s.crossed, last=recent[seat], colourblind=colourblind, compact=True,
-                                   title=f"{seat_text(names, seat)}{tag} — {s.sheet.id}{prov}")
+                                   title=f"{seat_text(names, seat)}{tag} — {s.sheet.id}{prov}",
+                                   column_marks=tv.column_marks(st_, seat), colour_marks=tv.colour_marks(st_, seat),
+                                   colour_bonus=st_.game.colour_bonus)
                         + seat_status_html(st_, seat))
 

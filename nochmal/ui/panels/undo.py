@@ -40,10 +40,12 @@ def undo_button(ses, access: str, key: str = "undo-btn") -> None:
               help="Takes back the last decision still in force (the undo itself is kept in the history)")
 
 
-def live_refresh(game_id: str, seen: int) -> None:
-    """Re-read the game every 1.5 s; rerun the page when another device added an event."""
+def live_refresh(game_id: str, seen: int, every: float = 1.0) -> None:
+    """Re-read the game every ``every`` seconds; rerun the page when another device added an
+    event. (A device in the middle of an entry polls less often: a tap that lands while the
+    page updates itself can be lost.)"""
 
-    @st.fragment(run_every=1.5)
+    @st.fragment(run_every=every)
     def _watch() -> None:
         try:
             n = state.store().n_events(game_id)

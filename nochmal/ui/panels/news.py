@@ -1,0 +1,55 @@
+"""Announcements: what the last entries did ("Column E full — first! (2 points)", a colour,
+a mission step, a goal check, a failed roll), as a list on the screens and as toasts on
+every device when another device's entry brings news."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from nochmal.ui import tableview as tv
+from nochmal.ui.safe import md
+
+ICONS = {"column": "🏁", "colour": "🎨", "mission": "🎯", "goal": "📊", "failed": "🟥", "end": "🏆"}
+
+
+def items(ses, names) -> list:
+    """The game's announcements, worked out once per game and number of events."""
+    key = (ses.game_id, ses.n_events)
+    cache = st.session_state.get("news-cache")
+    if not (isinstance(cache, tuple) and cache[0] == key):
+        cache = (key, tv.news(ses.game, ses.events, names))
+        st.session_state["news-cache"] = cache
+    return cache[1]
+
+
+def _line(item) -> str:
+    return f"{ICONS.get(item.kind, '📣')} {md(item.text)}"
+
+
+def news_strip(ses, names, limit: int = 4) -> None:
+    """The latest announcements, newest first (the mission leader's screen)."""
+    found = items(ses, names)
+    with st.container(key="news-strip"):
+        if found:
+            st.markdown("  \n".join(_line(i) for i in reversed(found[-limit:])))
+
+
+def news_list(ses, names, limit: int = 8) -> None:
+    """The latest announcements (a phone's "the table" section)."""
+    found = items(ses, names)
+    if found:
+        st.markdown("**News**  \n" + "  \n".join(_line(i) for i in reversed(found[-limit:])))
+
+
+def announce_new(ses, names) -> None:
+    """Toasts for the announcements of events this page has not shown yet (entries of this
+    device and of the others); none for what was there when the game was opened."""
+    seen_by_game = st.session_state.setdefault("news-seen", {})
+    seen = seen_by_game.get(ses.game_id)
+    n = ses.n_events
+    seen_by_game[ses.game_id] = n
+    if seen is None or n <= seen:
+        return
+    fresh = [i for i in items(ses, names) if i.seq >= seen]
+    for item in fresh[-3:]:
+        st.toast(md(item.text), icon=ICONS.get(item.kind, "📣"), duration="long")

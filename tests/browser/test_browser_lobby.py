@@ -1,0 +1,138 @@
+"""Join in one tap (issue 19, Build 1 and the "taken over" fix) in a real browser: the host screen
+shows a QR code of the join link and one link (and QR code) per free seat; three phones open the
+per-seat links and play seats 1, 2 and 3 without typing anything; a reload keeps the seat; a
+browser restart (a new context with the saved storage) resumes the seat from Start with one tap;
+a fourth device that takes seat 2 over makes seat 2's old phone say so."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from conftest import PHONE, WAIT_MS
+from playwright.sync_api import expect
+from test_browser_play import press  # the same tap as the play tests (waits for the page first)
+
+from nochmal.store.db import GameStore
+from nochmal.store.session import GameSession
+from nochmal.ui import tableview as tv
+from nochmal.ui.device import STORAGE_KEY
+from nochmal.ui.panels.join import qr_modules
+
+pytestmark = pytest.mark.browser
+NAMES = ["Ada", "Bo", "Cy"]
+
+
+@pytest.fixture
+def store(app_server):
+    s = GameStore(app_server.db)
+    yield s
+    s.close()
+
+
+def query(page) -> dict:
+    return {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+
+
+def shown_qr(locator) -> list[tuple[int, int]]:
+    """The dark modules of the QR code drawn in ``locator`` (as the browser computed its style)."""
+    dots = locator.locator(".nm-qr-dots")
+    expect(dots).to_have_count(1)
+    module = int(dots.evaluate("e => e.getBoundingClientRect().width"))
+    shadow = dots.evaluate("e => getComputedStyle(e).boxShadow")
+    return [(int(x) // module, int(y) // module) for x, y in re.findall(r"(\d+)px (\d+)px 0px", shadow)]
+
+
+def on_seat(page, store, gid: str, seat: int) -> str:
+    """The page is the Table page of seat ``seat`` (0-based) with that seat's working code."""
+    expect(page).to_have_url(re.compile(r"/table\?"))
+    q = query(page)
+    assert q["game"] == gid and q["seat"] == str(seat + 1) and "join" not in q, q
+    assert GameSession.load(store, gid).seat_of_code(q["code"]) == seat
+    return q["code"]
+
+
+def test_phones_join_by_seat_links_reload_restart_resume_and_a_take_over(page, new_page, browser, app_url, store,
+                                                                         screenshot):
+    game = tv.make_game("coop", tv.default_sheets("coop", 3), 1)
+    ses = GameSession.create(store, game, title="lobby night", seat_names=NAMES)
+    gid = ses.game_id
+
+    # the host screen: a QR code of the join link, one link and QR code per free seat, the lobby
+    page.goto(f"{app_url}/?game={gid}&code={ses.meta['host_code']}")
+    panel = page.locator(".st-key-start-join")
+    expect(panel.locator(".st-key-start-join-qr .nm-qr")).to_be_visible()
+    expect(page.locator(".st-key-start-join-link")).to_contain_text("join=")  # drawn lazily: wait for it
+    link = page.locator(".st-key-start-join-link").inner_text().strip()
+    assert link == app_url + ses.join_url_path()
+    assert shown_qr(page.locator(".st-key-start-join-qr")) == qr_modules(link)[1]
+    links = {}
+    for seat in range(3):
+        expect(page.locator(f".st-key-start-join-seat-{seat}-link")).to_contain_text(f"claim={seat + 1}")
+        links[seat] = page.locator(f".st-key-start-join-seat-{seat}-link").inner_text().strip()
+        assert links[seat] == f"{link}&claim={seat + 1}"
+        expect(page.locator(f".st-key-start-join-seat-{seat}-qr .nm-qr")).to_be_visible()
+        assert shown_qr(page.locator(f".st-key-start-join-seat-{seat}-qr")) == qr_modules(links[seat])[1]
+    expect(page.locator(".st-key-start-lobby")).to_contain_text("2. Bo · free")
+    screenshot(page, "lobby-host")
+
+    # three phones open their seat's link: each plays its seat at once, on the Table page
+    phones, codes = [], []
+    for seat in range(3):
+        phone = new_page(viewport=PHONE)
+        phone.goto(links[seat])
+        codes.append(on_seat(phone, store, gid, seat))
+        phones.append(phone)
+    claims = GameSession.load(store, gid).meta["claims"]
+    assert sorted(claims) == ["0", "1", "2"] and len(set(claims.values())) == 3  # three devices
+    screenshot(phones[0], "lobby-phone-claimed")
+
+    # the host's lobby shows the claims without a reload (it watches the game's claims)
+    lobby = page.locator(".st-key-start-lobby")
+    for seat in range(3):
+        expect(lobby.locator(f".st-key-start-lobby-seat-{seat}")).to_contain_text("📱 device")
+    expect(panel).to_contain_text("Every human seat has a device.")
+    screenshot(page, "lobby-host-all-claimed")
+
+    # a reload keeps the seat (the URL has its code)
+    phones[0].reload()
+    assert on_seat(phones[0], store, gid, 0) == codes[0]
+
+    # the browser remembers the seat: localStorage has it, and a restart resumes it from Start
+    phones[2].wait_for_function(
+        f"() => (localStorage.getItem({STORAGE_KEY!r}) || '').includes({codes[2]!r})", timeout=WAIT_MS)
+    saved = phones[2].context.storage_state()
+    phones[2].context.close()
+    restarted = browser.new_context(viewport=PHONE, storage_state=saved)
+    try:
+        restarted.set_default_timeout(WAIT_MS)
+        again = restarted.new_page()
+        again.goto(app_url)  # the bare app URL: nothing in it
+        box = again.locator(".st-key-resume-box")
+        expect(box).to_contain_text("lobby night")
+        expect(box).to_contain_text("seat 3 (Cy)")
+        screenshot(again, "lobby-phone-restarted")
+        press(box.get_by_role("button", name="Resume"))
+        assert on_seat(again, store, gid, 2) == codes[2]
+        screenshot(again, "lobby-phone-resumed")
+    finally:
+        restarted.close()
+
+    # a fourth device opens seat 2's link: it is asked before it takes the seat over
+    fourth = new_page(viewport=PHONE)
+    fourth.goto(links[1])
+    expect(fourth.get_by_text("Seat 2 (Bo) is played on another device — take it over?")).to_be_visible()
+    assert GameSession.load(store, gid).seat_of_code(codes[1]) == 1  # asking changed nothing
+    screenshot(fourth, "lobby-takeover-ask")
+    press(fourth.get_by_role("button", name="Take over seat 2"))
+    new_code = on_seat(fourth, store, gid, 1)
+    assert new_code != codes[1]
+
+    # seat 2's old phone says so by itself (no reload), and again after a reload
+    message = "Seat 2 (Bo) was taken over by another device. Open the join link again to claim a seat."
+    expect(phones[1].get_by_text(message)).to_be_visible()
+    expect(phones[1].get_by_text("No game is open")).to_have_count(0)
+    screenshot(phones[1], "lobby-phone-taken-over")
+    phones[1].reload()
+    expect(phones[1].get_by_text(message)).to_be_visible()
