@@ -371,6 +371,76 @@ def test_start_page_texts_have_no_rule_ids(env):
     assert not [s for s in shown if rule_ids(s)], [s for s in shown if rule_ids(s)]
 
 
+SHOWN_KINDS = ("title", "subheader", "markdown", "caption", "info", "warning", "success", "error")
+SHEETS, TABLEAUS, ANALYTICS = (f"nochmal/ui/pages/{p}.py" for p in ("sheets", "tableaus", "dashboard"))
+SHIPPED_SWEEP = REPO / "docs" / "calibration-sweep.parquet"
+
+
+def shown_outside_why(at) -> list[str]:
+    """The words a page shows (titles, Markdown, captions, alerts, table cells), except what a
+    "Why?" detail holds (rule ids belong there)."""
+    why = {id(e) for x in at.expander if x.label.startswith("Why") for k in SHOWN_KINDS for e in getattr(x, k)}
+    out = [str(e.value) for k in SHOWN_KINDS for e in getattr(at, k) if id(e) not in why]
+    return out + [str(v) for t in at.table for v in t.value.to_numpy().ravel()]
+
+
+def with_rule_ids(texts_: list[str]) -> list[str]:
+    return [s for s in texts_ if rule_ids(s)]
+
+
+def test_sheets_tableaus_and_analytics_pages_show_no_rule_ids(env):
+    """The Sheets, Tableaus and Analytics pages speak in words, also where they pass on an
+    engine's or a file check's message (a tableau track refused by C-TRACK, a broken user
+    sheet, games that ended by C-FAIL ...); the rule ids only in a "Why?" detail or a tooltip."""
+    from nochmal.analytics.sweep import read_rows
+    from nochmal.engine.sheet import user_boards_dir
+
+    user_boards_dir().mkdir(parents=True, exist_ok=True)
+    (user_boards_dir() / "broken.toml").write_text('id = "broken"\nname = "broken"\ngrid = ["yyy"]\n',
+                                                   encoding="utf-8")
+    at = app()
+    at.switch_page(SHEETS).run()
+    no_exception(at)
+    shown = shown_outside_why(at)
+    assert "Sheets" in shown
+    at.selectbox(key="view_sheet").set_value("broken").run()
+    errors = texts(at, "error")
+    assert any("cannot be used" in e for e in errors), errors
+    shown += shown_outside_why(at)
+
+    at.switch_page(TABLEAUS).run()
+    no_exception(at)
+    page = shown_outside_why(at)
+    assert any("turn 10" in s for s in page) and any("Track: none given" in s for s in page)  # table, caption
+    at.text_input(key="tab3_track").set_value("1 2 3")
+    at.button(key="tab3_save").click().run()
+    refused = [e for e in texts(at, "error") if "track" in e]
+    assert refused, texts(at, "error")  # the engine's C-TRACK message, in words
+    shown += page + shown_outside_why(at)
+
+    at.switch_page(ANALYTICS).run()
+    no_exception(at)
+    shown += shown_outside_why(at)
+    if not SHIPPED_SWEEP.is_file():
+        pytest.skip("docs/calibration-sweep.parquet is not shipped")
+    games = pd.DataFrame(read_rows(SHIPPED_SWEEP)).groupby(["mission", "players"]).head(3)
+    assert set(games["reason"]) >= {"a third failed roll (C-FAIL)", "mission complete (C-WIN)"}
+    older = games.assign(rules_version=1, policy="random", won=False,
+                         reason="mission not complete after turn 26 (C-LOSE)")  # a text no chart knows
+    at.session_state["dash_rows"] = pd.concat([games, older]).to_dict(orient="records")
+    at.session_state["dash_source"] = "a test"
+    at.run()
+    no_exception(at)
+    page = shown_outside_why(at)
+    assert any("rules version 1" in w for w in texts(at, "warning")), texts(at, "warning")
+    assert any("Why games were lost" in m for m in page)  # the calibration report, with the engine's reasons
+    shown += page
+    assert not with_rule_ids(shown), with_rule_ids(shown)
+    charts = {c.proto.id.rsplit("-", 1)[-1]: c.proto.spec for c in at.get("plotly_chart")}
+    assert {"fig_heatmap", "fig_losses", "fig_turns", "fig_policies"} <= set(charts), list(charts)
+    assert not {k: rule_ids(v) for k, v in charts.items() if rule_ids(v)}  # titles, labels, legends
+
+
 def test_dice_panel_explains_in_words_R_ORDER_R_FIRST3_R_PASSIVE(env):
     ses = make(env, mode="coop", players=3)
     ses.record(Roll.of([0, 1, 2], [1, 2, 3]))
@@ -433,7 +503,8 @@ def test_penalty_panels_speak_in_words_and_keep_the_rule_in_why_C_GOAL_10_C_GOAL
 def test_no_rule_ids_in_player_strings_of_the_panels():
     """The player-facing strings of these modules (their string constants, docstrings and
     comments aside) cite no rule id, except inside a "Why?" detail or a help= tooltip."""
-    files = ["nochmal/ui/labels.py", "nochmal/ui/pages/start.py"] + [
+    files = ["nochmal/ui/labels.py"] + [
+        f"nochmal/ui/pages/{p}.py" for p in ("start", "sheets", "tableaus", "dashboard")] + [
         f"nochmal/ui/panels/{p}.py" for p in ("dice", "decision", "outcome", "track", "mission", "team_plan",
                                               "advisor", "undo")]
     found = []

@@ -3,6 +3,8 @@ streamlit), unit-tested on their own and shown by the dashboard page."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -16,6 +18,15 @@ REASON_SHORT = {
     "a third failed roll at the final check (C-GOAL-27)": "failed roll at the final check",
     "mission not complete after turn 27 (C-LOSE)": "mission not done after 27 turns",
 }
+
+#: a rule id in brackets as the engine cites it in a reason ("(C-FAIL)", "(C-GOAL-27)")
+_RULE_IN_BRACKETS = re.compile(r"\s*\((?:R|C)-[A-Z0-9]+(?:-[A-Z0-9]+)*\)")
+
+
+def reason_words(reason: str) -> str:
+    """How a game ended, in a chart's words: the short label of a known reason, else the
+    reason without the rule ids it cites (a file of an older version may hold other texts)."""
+    return REASON_SHORT.get(reason) or _RULE_IN_BRACKETS.sub("", str(reason)).strip()
 
 
 #: One colour per ending: a win green, the two failed-roll endings red/orange, running out of turns grey.
@@ -72,7 +83,7 @@ def win_rate_heatmap(df: pd.DataFrame, policy: str | None = None) -> go.Figure:
 def loss_reasons(df: pd.DataFrame) -> go.Figure:
     """Why games ended, per mission (stacked shares)."""
     d = _coop(df)
-    d["why"] = d["reason"].map(lambda r: REASON_SHORT.get(r, r))
+    d["why"] = d["reason"].map(reason_words)
     tab = d.groupby(["mission", "why"]).size().unstack(fill_value=0)
     share = tab.div(tab.sum(axis=1), axis=0)
     fig = go.Figure()
@@ -123,7 +134,8 @@ def completion_turns(df: pd.DataFrame) -> go.Figure:
     rows = max(1, len(missions))
     counts = {m: int((won["mission"] == m).sum()) for m in missions}
     fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=min(0.08, 0.3 / rows),
-                        subplot_titles=[f"M{m}: {counts[m]} won game{'s' * (counts[m] != 1)}" for m in missions] or None)
+                        subplot_titles=[f"Mission {m}: {counts[m]} won game{'s' * (counts[m] != 1)}"
+                                        for m in missions] or None)
     for r, m in enumerate(missions, 1):
         fig.add_trace(go.Histogram(x=won[won["mission"] == m]["turns"], name=f"M{m}", showlegend=False,
                                    xbins={"start": 0.5, "end": 27.5, "size": 1},

@@ -9,7 +9,6 @@ import streamlit as st
 
 from . import device, owner, state
 from .safe import code, md
-from .panels.join import join_info
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
 
@@ -49,7 +48,7 @@ def sidebar() -> None:
             ses, access = opened
             st.caption(f"Game **{md(ses.title)}** · id {code(ses.game_id)}")
             if access == "host":
-                join_info(ses, key="sidebar-join")
+                st.caption("Phones join with the QR code or link under **📱 Join with phones** on the Table page.")
             elif state.my_seat() is not None:
                 st.caption(f"This device plays seat {state.my_seat() + 1}: {md(ses.seat_names[state.my_seat()])}")
             state.watch_claims(ses)  # a phone joined, a seat was taken over: show it

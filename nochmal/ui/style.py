@@ -14,6 +14,11 @@ section[data-testid=stSidebar], [data-testid=stSidebarCollapsedControl], [data-t
 [data-testid=stMainBlockContainer] [data-testid=stElementContainer]:has(> [data-testid=stMarkdown] style:only-child) { display: none !important; }
 .st-key-phone-sheet [data-testid=stCaptionContainer] p { margin: 0 !important; line-height: 1.2 !important; }
 [class*=st-key-side-] p, [class*=st-key-side-] [data-testid=stCaptionContainer] { font-size: .85rem !important; line-height: 1.3 !important; margin-bottom: 0 !important; }
+/* Streamlit pulls a Markdown block up by its last paragraph's bottom margin (-1rem); with that
+   margin gone the next block would be drawn over its last lines */
+[class*=st-key-side-] [data-testid=stMarkdownContainer], [class*=st-key-side-] [data-testid=stCaptionContainer] { margin-bottom: 0 !important; }
+/* the "!" and failed-roll boxes wrap in the narrow column next to the grid */
+[class*=st-key-side-] .nm-status > span { white-space: normal !important; display: inline-block; margin-bottom: 2px; }
 @media (max-height: 520px) {
   header[data-testid=stHeader] { display: none !important; }
   [data-testid=stMainBlockContainer] { padding-top: .2rem !important; }

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_play import press  # the same tap as the play tests (waits for the page first)
+from test_browser_play import idle, press  # the same tap as the play tests (waits for the page first)
 
 from nochmal.ui import tableview as tv
 from nochmal.store.session import GameSession
@@ -47,8 +47,16 @@ def test_cli_import_json_path_opens_the_game_as_host_and_its_join_link_claims_a_
     expect(page.locator("[data-testid=stSidebar]")).to_contain_text("exported for import")
     assert urlparse(page.url).path == "/table"
 
+    # the sidebar points the host to the Table page's join box, which holds the join link
+    expect(page.locator("[data-testid=stSidebar]")).to_contain_text("📱 Join with phones")
+    join_box = page.locator("[data-testid=stExpander]").filter(
+        has=page.locator("summary", has_text="📱 Join with phones"))
+    expect(join_box).to_have_count(1)
+    link_box = join_box.locator(".st-key-table-join-link")
+    idle(page)  # the expander's state is the one this run drew
+    if join_box.locator("[data-testid=stExpanderDetails]").get_attribute("inert") is not None:
+        press(join_box.locator("summary"))  # open while seats are free at game start; else open it
     # its join link, opened on another device, is ready to claim a seat
-    link_box = page.locator(".st-key-sidebar-join-link")
     expect(link_box).to_contain_text("join=")  # drawn after the page's first elements: wait for it
     link = link_box.inner_text().strip()
     imported = GameSession.load(store, answer["id"])

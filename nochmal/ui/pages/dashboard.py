@@ -27,6 +27,7 @@ from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import REPO_ROOT, get_sheet, user_boards_dir
 from nochmal.analytics.sweep import SweepSpec, read_rows, run_sweep
 from nochmal.ui import owner
+from nochmal.ui.explain import rule_why, strip_rule_ids
 from nochmal.ui.safe import code, md
 
 ss = st.session_state
@@ -72,8 +73,13 @@ def _set_results(df: pd.DataFrame, source: str) -> None:
     ss["dash_msg"] = ("success", f"Loaded {len(df)} games from {source}.")
 
 
+def said(err: object) -> str:
+    """An error's message as Markdown in words (the rule ids the engine cites left out)."""
+    return md(strip_rule_ids(str(err)))
+
+
 def _load_error(what: str, err: Exception) -> None:
-    ss["dash_msg"] = ("error", f"Could not open {what} — {md(str(err).rstrip('.'))}. "
+    ss["dash_msg"] = ("error", f"Could not open {what} — {said(err).rstrip('.')}. "
                                "The results shown before (if any) are kept.")
 
 
@@ -168,7 +174,7 @@ def run_pending_sweep() -> None:
         rows = run_sweep(spec, parts, workers=WORKERS, on_progress=on_progress)
     except Exception as err:  # a worker's failure too: say so instead of a traceback
         bar.empty()
-        st.error(f"The sweep failed: {md(err)}")
+        st.error(f"The sweep failed: {said(err)}")
         return
     shutil.rmtree(parts, ignore_errors=True)
     bar.empty()
@@ -229,8 +235,12 @@ def results_summary(df: pd.DataFrame) -> None:
     versions = results_rules_versions(df)
     if versions != [RULES_VERSION]:
         st.warning(f"These games were played under rules version {', '.join(map(str, versions))}; this app plays "
-                   f"rules version {RULES_VERSION}, which changed three end-of-game rules (see RULES.md C-CHECK, "
-                   "C-FAIL, M5). Win rates may differ under the current rules.")
+                   f"rules version {RULES_VERSION}, which changed three end-of-game rules: a third failed roll ends "
+                   "the game at once, after turn 27 the last goal is checked before the mission, and in mission 5 "
+                   "one moment counts one letter at most. Win rates may differ under the current rules.")
+        with st.expander("Why? The rules that changed"):
+            for rule in ("C-FAIL", "C-CHECK", "M5"):
+                st.caption(rule_why(rule))
     c1, c2, _ = st.columns([2, 2, 4])
     rows = ss["dash_rows"]
     c1.download_button("Download these results (CSV)", data=lambda: pd.DataFrame(rows).to_csv(index=False),
@@ -275,7 +285,7 @@ def chart(build, *args, key: str, note: str) -> None:
     try:
         fig = build(*args)
     except (NochmalError, ValueError, KeyError) as err:
-        st.info(f"This figure cannot be drawn from these results: {md(err)}")
+        st.info(f"This figure cannot be drawn from these results: {said(err)}")
         return
     st.plotly_chart(fig, key=key, config=CHART)
     st.caption(note)
@@ -291,7 +301,8 @@ def figures(df: pd.DataFrame) -> None:
     else:
         pol = policies[0]
     chart(F.win_rate_heatmap, df, pol, key="fig_heatmap",
-          note="Read along a row: if missions get harder, the colour should go from green (M1) to red (M5); "
+          note="Read along a row: if missions get harder, the colour should go from green (mission 1) to red "
+               "(mission 5); "
                "the interval under each rate shows how sure it is — overlapping intervals mean no real difference.")
     chart(F.loss_reasons, df, key="fig_losses",
           note="Which ending kills most games per mission: a third failed roll (usually missed interim goals) "
@@ -343,8 +354,9 @@ def tableau_section(df: pd.DataFrame) -> None:
 
 def report_safe(df: pd.DataFrame) -> pd.DataFrame:
     """The results with their free-text columns (policy, reason: from a file) escaped for
-    Markdown, for the calibration report, which is Markdown and quotes them."""
-    return df.assign(policy=df["policy"].map(md), reason=df["reason"].map(md))
+    Markdown, for the calibration report, which is Markdown and quotes them; the reasons in
+    words (without the rule ids the engine cites)."""
+    return df.assign(policy=df["policy"].map(md), reason=df["reason"].map(lambda r: md(strip_rule_ids(r))))
 
 
 def calibration(df: pd.DataFrame) -> None:
@@ -360,7 +372,7 @@ def calibration(df: pd.DataFrame) -> None:
     try:
         rep = calibration_report(report_safe(df), ladder)
     except (NochmalError, ValueError, KeyError) as err:
-        st.error(f"No calibration report for these results: {md(err)}")
+        st.error(f"No calibration report for these results: {said(err)}")
         return
     per_count = df.groupby("players")["mission"].nunique()
     verdicts = {n: v["harder"] for n, v in rep["harder"].items() if per_count.get(n, 0) > 1}
@@ -398,7 +410,7 @@ if ss.get("dash_rows"):
     try:
         results = F.check_results(pd.DataFrame(ss["dash_rows"]))
     except ValueError as err:
-        st.error(f"These results cannot be used: {md(err)}")
+        st.error(f"These results cannot be used: {said(err)}")
 if results is None:
     st.info("No results yet: run a sweep, or open a results file.")
 else:

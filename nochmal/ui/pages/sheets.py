@@ -13,6 +13,7 @@ from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import get_sheet, sheet_ids, sheet_to_toml
 from nochmal.engine.sheet import MAX_DATA_FILE_BYTES
 from nochmal.ui import owner
+from nochmal.ui.explain import strip_rule_ids
 from nochmal.ui.safe import code, md, visible
 from nochmal.ui.sheetview import PALETTE, sheet_html
 from nochmal.ui.uploads import checked_upload, refused_lines
@@ -34,6 +35,16 @@ def init_state() -> None:
 
 
 # --------------------------------------------------------------------------- callbacks
+def problems(err: NochmalError) -> list[str]:
+    """An error's problems as Markdown lines in words: the rule ids the engine cites are left out."""
+    return [md(strip_rule_ids(p)) for p in userdata.problems_of(err)]
+
+
+def refused(err: NochmalError, name: str) -> list[str]:
+    """The error lines of a refused file (:func:`refused_lines`), without rule ids."""
+    return [strip_rule_ids(line) for line in refused_lines(err, name)]
+
+
 def rows_of(prefix: str) -> list[str]:
     return userdata.parse_sheet_text(ss.get("paste_text", "")) if prefix == "paste" else list(ss["paint_grid"])
 
@@ -56,7 +67,7 @@ def save(prefix: str) -> None:
         data = data_of(prefix, rows_of(prefix))
         path, warnings = userdata.save_user_sheet(data)
     except NochmalError as err:
-        ss[f"{prefix}_result"] = ("error", [md(p) for p in userdata.problems_of(err)])
+        ss[f"{prefix}_result"] = ("error", problems(err))
         return
     note = f" with {len(warnings)} invariant warning(s)" if warnings else ""
     ss[f"{prefix}_result"] = ("success", [
@@ -73,7 +84,7 @@ def delete(sheet_id: str) -> None:
     try:
         path = userdata.delete_user_sheet(sheet_id)
     except NochmalError as err:
-        ss["view_result"] = ("error", [md(p) for p in userdata.problems_of(err)])
+        ss["view_result"] = ("error", problems(err))
         return
     ss["view_result"] = ("success", [f"Deleted user sheet **{md(sheet_id)}** ({code(path)})."])
     ss["view_sheet"] = "standard"
@@ -89,7 +100,7 @@ def import_file() -> None:
     try:
         path, warnings, spec = userdata.import_sheet_file(f.name, f.getvalue())
     except NochmalError as err:
-        ss["view_result"] = ("error", refused_lines(err, f.name))
+        ss["view_result"] = ("error", refused(err, f.name))
         return
     note = f" with {len(warnings)} invariant warning(s)" if warnings else ""
     ss["view_result"] = ("success", [f"Imported {md(userdata.upload_label(f.name))} as user sheet **{md(spec.id)}**"
@@ -105,7 +116,7 @@ def copy_base() -> None:
     try:
         spec = get_sheet(ss["paint_base"]).spec
     except NochmalError as err:
-        ss["paint_result"] = ("error", [md(p) for p in userdata.problems_of(err)])
+        ss["paint_result"] = ("error", problems(err))
         return
     ss["paint_grid"] = list(spec.grid)
     ss["paint_coop"] = spec.coop is not None
@@ -174,14 +185,14 @@ def preview(prefix: str, rows: list[str]) -> None:
     try:
         data = data_of(prefix, rows)
     except NochmalError as err:
-        for p in userdata.problems_of(err):
-            st.error(md(p))
+        for p in problems(err):
+            st.error(p)
         data = userdata.sheet_data(rows, id="preview")
     try:
         sheet, violations = userdata.preview_sheet(data)
     except NochmalError as err:
-        for p in userdata.problems_of(err):
-            st.error(md(p))
+        for p in problems(err):
+            st.error(p)
         sheet, violations = userdata.preview_sheet(userdata.sheet_data(rows, id="preview"))
     st.html(sheet_html(sheet, colourblind=ss.get("colourblind", False), title="Preview"))
     show_invariants(violations, saved=False)
@@ -254,7 +265,7 @@ with view_tab:
     row = catalogue[ss["view_sheet"]]
     origin = "your user data folder" if row["user"] else "shipped with the app"
     if row["error"]:
-        st.error(f"This sheet file cannot be used: {md(row['error'])}")
+        st.error(f"This sheet file cannot be used: {md(strip_rule_ids(row['error']))}")
     else:
         sheet = get_sheet(row["id"])
         spec = sheet.spec
@@ -298,8 +309,8 @@ with paste_tab:
         try:
             pasted = userdata.parse_sheet_text(ss["paste_text"])
         except NochmalError as err:
-            for problem in userdata.problems_of(err):
-                st.error(md(problem))
+            for problem in problems(err):
+                st.error(problem)
     else:
         st.info("Nothing pasted yet: the preview and the invariant check appear here.")
     if pasted is not None:

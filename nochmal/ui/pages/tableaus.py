@@ -11,6 +11,7 @@ from nochmal.engine.coopdata import N_TURNS, TABLEAU_KEYS, get_tableau, tableau_
 from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import MAX_DATA_FILE_BYTES
 from nochmal.ui import owner
+from nochmal.ui.explain import rule_why, strip_rule_ids
 from nochmal.ui.safe import code, md
 from nochmal.ui.uploads import checked_upload, refused_lines
 
@@ -34,6 +35,11 @@ def forget_inputs(n: int) -> None:
         ss.pop(key, None)
 
 
+def problems(err: NochmalError) -> list[str]:
+    """An error's problems as Markdown lines in words: the rule ids the engine cites are left out."""
+    return [md(strip_rule_ids(p)) for p in userdata.problems_of(err)]
+
+
 def save(n: int) -> None:
     refused = owner.refusal("Saving a tableau")
     if refused:
@@ -44,7 +50,7 @@ def save(n: int) -> None:
         values = {k: int(ss[f"tab{n}_{k}"]) for k in TABLEAU_KEYS}
         path = userdata.save_user_tableau(n, values, track)
     except NochmalError as err:
-        ss[f"tab{n}_result"] = ("error", [md(p) for p in userdata.problems_of(err)])
+        ss[f"tab{n}_result"] = ("error", problems(err))
         return
     forget_inputs(n)
     ss[f"tab{n}_result"] = ("success", f"Saved your tableau for {n} player(s) to {code(path)}; new games use it.")
@@ -70,7 +76,7 @@ def import_file() -> None:
     try:
         path, spec = userdata.import_tableau_file(f.name, f.getvalue())
     except NochmalError as err:
-        ss["tab_import_result"] = ("error", refused_lines(err, f.name))
+        ss["tab_import_result"] = ("error", [strip_rule_ids(line) for line in refused_lines(err, f.name)])
         return
     forget_inputs(spec.players)
     ss["tab_import_result"] = ("success", [
@@ -102,11 +108,12 @@ def show_source(n: int, spec) -> None:
 def value_table(spec) -> None:
     rows = userdata.tableau_rows(spec)
     df = pd.DataFrame(rows, columns=["key", "value", "provenance", "meaning"])
+    df["meaning"] = df["meaning"].map(strip_rule_ids)  # the rules stay in the form's tooltips
     st.table(df, hide_index=True)
     if spec.track:
         st.caption("Track (active seat each turn): " + " ".join(map(str, spec.track)))
     else:
-        st.caption("Track: none given — the active seat goes round from seat 1 (C-TRACK).")
+        st.caption("Track: none given — the active seat goes round from seat 1.", help=rule_why("C-TRACK"))
 
 
 def entry_form(n: int, is_user: bool) -> None:
@@ -162,8 +169,8 @@ for n, tab in zip(PLAYER_COUNTS, tabs):
         show_result(n)
         show_source(n, spec)
         if n in broken:
-            for problem in userdata.problems_of(broken[n]):
-                st.error(f"This tableau file cannot be used: {md(problem)}")
+            for problem in problems(broken[n]):
+                st.error(f"This tableau file cannot be used: {problem}")
         else:
             value_table(spec)
         entry_form(n, userdata.tableau_source(n) == "user")

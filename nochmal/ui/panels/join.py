@@ -268,18 +268,3 @@ def lobby_panel(ses, key: str, links: bool = True) -> None:
                         qr_code(join_link(ses, i), f"QR code that claims seat {i + 1}", module=3)
                         st.code(join_link(ses, i), language=None, wrap_lines=True)
 
-
-def join_info(ses, key: str) -> None:
-    """For the host: the join link (to open on another device, where it is ready to claim a
-    seat) and the short join code (to type instead, on Start → Resume or join)."""
-    ses.ensure_codes()  # a game saved before join links: gets a link and an 8-letter code once
-    link = join_link(ses)
-    st.caption("**Join link** for another device (opens the game there, ready to claim a seat):")
-    with st.container(key=f"{key}-link"):
-        st.code(link, language=None, wrap_lines=True)
-    if (urlsplit(link).hostname or "") in ("localhost", "127.0.0.1", "::1"):
-        st.caption("This browser reaches the app as *localhost*: on a phone, put this computer's network "
-                   "address in its place.")
-    st.caption(f"Or type on **Start → Resume or join**: game id {code(ses.game_id)}, short join code "
-               f"{code(format_short_code(ses.meta.get('join_code')))}")
-
