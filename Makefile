@@ -5,7 +5,7 @@ PYTEST_ARGS ?=
 # make run SERVE_ARGS="--host 0.0.0.0": other devices on the network may join
 SERVE_ARGS ?=
 
-.PHONY: run test bench clean
+.PHONY: run test bench measure-table clean
 
 $(STAMP): pyproject.toml
 	@if command -v python3.11 >/dev/null 2>&1; then \
@@ -25,6 +25,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/nochmal bench --json
+
+# a whole co-op game by a host screen and three phones in a real browser (about 7 minutes):
+# taps, phone-to-host times and screenshots in test-artifacts/ (CI runs it after the tests)
+measure-table: $(STAMP)
+	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_table.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info

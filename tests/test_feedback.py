@@ -623,6 +623,10 @@ def test_news_C_FAIL_failed_rolls_and_the_loss():
                       (1, "Bo marks a failed roll: 2 of 3 failed rolls"),
                       (1, "Bo marks a failed roll: 3 of 3 failed rolls")]
     assert items[-1].kind == "end" and items[-1].text == "The team loses: a third failed roll (Bo)"
+    # a lost game is announced without the trophy a win gets
+    from nochmal.ui.panels.news import ICONS, icon
+    assert icon(items[-1]) != ICONS["end"]
+    assert icon(Item(0, None, "end", "Mission complete — the team wins! (3 points)", 3)) == ICONS["end"]
 
 
 def test_news_C_GOAL_27_missed_marks_a_failed_roll_for_everybody():

@@ -17,7 +17,7 @@ from test_browser_play import press  # the same tap as the play tests (waits for
 from nochmal.store.db import GameStore
 from nochmal.store.session import GameSession
 from nochmal.ui import tableview as tv
-from nochmal.ui.device import STORAGE_KEY
+from nochmal.ui.device import ID_KEY, STORAGE_KEY
 from nochmal.ui.panels.join import qr_modules
 
 pytestmark = pytest.mark.browser
@@ -102,6 +102,8 @@ def test_phones_join_by_seat_links_reload_restart_resume_and_a_take_over(page, n
     # the browser remembers the seat: localStorage has it, and a restart resumes it from Start
     phones[2].wait_for_function(
         f"() => (localStorage.getItem({STORAGE_KEY!r}) || '').includes({codes[2]!r})", timeout=WAIT_MS)
+    device_id = phones[2].evaluate(f"() => localStorage.getItem({ID_KEY!r})")
+    assert GameSession.load(store, gid).meta["claims"]["2"] == device_id  # claimed under the browser's own id
     saved = phones[2].context.storage_state()
     phones[2].context.close()
     restarted = browser.new_context(viewport=PHONE, storage_state=saved)
@@ -115,6 +117,9 @@ def test_phones_join_by_seat_links_reload_restart_resume_and_a_take_over(page, n
         screenshot(again, "lobby-phone-restarted")
         press(box.get_by_role("button", name="Resume"))
         assert on_seat(again, store, gid, 2) == codes[2]
+        # the same browser after its restart: the same device id, still the one holding seat 3
+        assert again.evaluate(f"() => localStorage.getItem({ID_KEY!r})") == device_id
+        assert GameSession.load(store, gid).meta["claims"]["2"] == device_id
         screenshot(again, "lobby-phone-resumed")
     finally:
         restarted.close()

@@ -119,7 +119,7 @@ def test_three_phones_and_a_host_screen_play_a_mission_to_its_end(browser, app_u
         ses = load(store, gid)
         seat_names = ses.seat_names
         assert ses.game.cooperative and ses.game.n_seats == 3 and ses.meta["kind"] == "companion"
-        expect(host.locator(".st-key-table-join img")).to_have_count(4)  # the game's QR code and one per seat
+        expect(host.locator(".st-key-table-join .nm-qr")).to_have_count(4)  # the game's QR code and one per seat
 
         # ---- three phones open the seat links (what their QR codes hold): no id, no code typed
         phones = []

@@ -18,7 +18,7 @@ from nochmal.ui.panels import news as news_panel
 from nochmal.ui.panels.advisor import advisor_panel, selection_ctx
 from nochmal.ui.panels.decision import decision_panel
 from nochmal.ui.panels.dice import dice_entry, dice_panel, roll_button
-from nochmal.ui.panels.join import seat_claim
+from nochmal.ui.panels.join import join_panel, lobby_panel, seat_claim
 from nochmal.ui.panels.mission import mission_panel
 from nochmal.ui.panels.move_entry import move_controls, readonly_sheet, reset_picks
 from nochmal.ui.panels.outcome import outcome_panel
@@ -171,8 +171,14 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
     claims = {int(k) for k in (ses.meta.get("claims") or {}) if str(k).isdigit()}
     deciding = tv.seats_to_decide(gs) if not gs.is_terminal() else []
     board, side = st.columns([3, 2])
-    with board:
-        if gs.current_player() not in (CHANCE, TEAM) and not gs.is_terminal():
+    with board:  # what the table does now: the outcome, the penalty, the roll, or the dice in play
+        if gs.is_terminal():
+            outcome_panel(gs, names)
+        elif gs.current_player() == TEAM:
+            decision_panel(gs, names)
+        elif gs.current_player() == CHANCE:
+            _roll_area(ses, gs, names, bots, kind, allowed=True)
+        else:
             with st.container(border=True, key="dice-area"):
                 dice_panel(gs, names, bots, events)
     with side:
@@ -180,13 +186,7 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
         if game.has_mission and not gs.is_terminal():
             with st.expander("Mission progress", expanded=True):
                 mission_panel(game.progress(gs).to_json(), names)
-    if gs.is_terminal():
-        outcome_panel(gs, names)
-    elif gs.current_player() == TEAM:
-        decision_panel(gs, names)
-    elif gs.current_player() == CHANCE:
-        _roll_area(ses, gs, names, bots, kind, allowed=True)
-    else:
+    if not (gs.is_terminal() or gs.current_player() in (CHANCE, TEAM)):
         mine = [s for s in deciding if not bots[s]]
         here = [s for s in mine if s not in claims]
         with st.container(key="advisor-slot"):  # one element whatever it shows: the entry below keeps its place
@@ -222,17 +222,11 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
 
 def join_box(ses, claims: set, bots) -> None:
     """The lobby and the join codes, open while a human seat has no device of its own."""
-    from nochmal.ui.panels import join
-
     free = [i for i in range(ses.game.n_seats) if not bots[i] and i not in claims]
     with st.expander("📱 Join with phones" + (f" — {len(free)} seat{'s' * (len(free) != 1)} free" if free else ""),
                      expanded=bool(free) and ses.state.roll_index == 0):
-        if hasattr(join, "lobby_panel"):
-            join.lobby_panel(ses, key="table-lobby")
-        if hasattr(join, "join_panel"):
-            join.join_panel(ses, key="table-join")
-        else:
-            join.join_info(ses, key="table-join")
+        lobby_panel(ses, key="table-lobby")
+        join_panel(ses, key="table-join")
 
 
 # ---- the page ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from nochmal.engine.dice import COLOUR_JOKER
 from nochmal.engine.moves import PASS, Cross
 from nochmal.ui import state
 from nochmal.ui import tableview as tv
-from nochmal.ui.actions import need, refused_here, roll_key, run_action, same_roll, who
+from nochmal.ui.actions import need, refused_here, roll_key, run_action, same_roll, show_toast, who
 from nochmal.ui.explain import cell_label
 from nochmal.ui.labels import (colour_face_label, colour_label, colour_order, dice_text, number_face_label,
                                number_order, pass_icon, pass_label)
@@ -91,6 +91,14 @@ def _cross(seat: int, seen_roll: str) -> None:
         return f"{md(ses.seat_names[seat])} crossed {COLOURS[move.colour]} {shown}."
 
     run_action(do, refusal=(seat, seen_roll))
+    _after_entry(seat, seen_roll)
+
+
+def _after_entry(seat: int, seen_roll: str) -> None:
+    """After Cross or the failed roll: a refusal shows in the entry itself (a rerun of it
+    alone); anything else changed the game, so the whole page runs again."""
+    if refused_here(seat, seen_roll) is None:
+        st.session_state["entry-rerun"] = True
 
 
 def _fail(seat: int, seen_roll: str) -> None:
@@ -103,6 +111,7 @@ def _fail(seat: int, seen_roll: str) -> None:
         return f"{md(ses.seat_names[seat])} passed."
 
     run_action(do, refusal=(seat, seen_roll))
+    _after_entry(seat, seen_roll)
 
 
 def reach(st_, seat: int, selected: int, cd=None, nd=None, colour=None) -> int:
@@ -153,7 +162,18 @@ def move_controls(st_, seat: int, names: list[str], colourblind: bool, *, marks=
                   own: bool = False) -> None:
     """The interactive sheet of the seat entering now: the grid and, next to it, ``status``,
     the dice it may use, Cross / failed roll / clear, a refusal in words, and "!" and failed
-    rolls. ``own``: the seat's own device ("Your dice")."""
+    rolls. ``own``: the seat's own device ("Your dice").
+
+    It is a fragment: a tap on a cell, Clear or a refused Cross reruns only the entry (the
+    page around it stays as it is); a recorded entry reruns the whole page."""
+    _entry(st_, seat, colourblind, marks, status, own)
+
+
+@st.fragment
+def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> None:
+    if st.session_state.pop("entry-rerun", False):
+        st.rerun(scope="app")
+    show_toast()
     s = st_.seats[seat]
     cd, nd, colour = current_picks(st_, seat)
     selected = mask_of(st.session_state.get("selected_cells", []))

@@ -10,6 +10,13 @@ from nochmal.ui import tableview as tv
 from nochmal.ui.safe import md
 
 ICONS = {"column": "🏁", "colour": "🎨", "mission": "🎯", "goal": "📊", "failed": "🟥", "end": "🏆"}
+LOST_ICON = "🎲"  # the end of a lost co-op game: no trophy
+
+
+def icon(item) -> str:
+    if item.kind == "end" and item.text.startswith("The team loses"):
+        return LOST_ICON
+    return ICONS.get(item.kind, "📣")
 
 
 def items(ses, names) -> list:
@@ -23,7 +30,7 @@ def items(ses, names) -> list:
 
 
 def _line(item) -> str:
-    return f"{ICONS.get(item.kind, '📣')} {md(item.text)}"
+    return f"{icon(item)} {md(item.text)}"
 
 
 def news_strip(ses, names, limit: int = 4) -> None:
@@ -52,4 +59,4 @@ def announce_new(ses, names) -> None:
         return
     fresh = [i for i in items(ses, names) if i.seq >= seen]
     for item in fresh[-3:]:
-        st.toast(md(item.text), icon=ICONS.get(item.kind, "📣"), duration="long")
+        st.toast(md(item.text), icon=icon(item), duration="long")
