@@ -26,8 +26,9 @@ from nochmal.engine.errors import IllegalMoveError, InvalidInputError
 from nochmal.engine.game import BaseGame, SoloGame
 from nochmal.engine.moves import PASS, Cross
 from nochmal.engine.sheet import get_sheet
-from nochmal.store.events import UndoEvent, event_for, fold
+from nochmal.store.events import CrossEvent, UndoEvent, describe, event_for, fold
 from nochmal.ui.explain import (
+    event_text,
     RULE_ID_RE,
     RULE_WORDS,
     Refusal,
@@ -793,3 +794,21 @@ def _timed(fn) -> float:
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
+
+
+def test_event_text_names_cells_as_the_coop_sheet_does_and_keeps_seat_names():
+    """Undo and History name an entry's cells by the sheet's rows (P-V on co-op sheets); a
+    seat named like a cell keeps its name."""
+    game = coop(2)
+    t = Table(game)
+    t.turn()
+    cross = next(ev for ev in t.events if isinstance(ev, CrossEvent))
+    names_ = ["A1", "Bo"]
+    text = event_text(game, cross, names_)
+    sheet = game.sheets[cross.seat]
+    assert all(cell_label(sheet, c) in text for c in cross.cells), text
+    assert not any(re.search(rf"\b{c}\b", text) for c in cross.cells), text
+    assert names_[cross.seat] in text
+    # a base-game sheet's cells keep their names
+    base = BaseGame(["standard"] * 2)
+    assert event_text(base, cross, names_) == describe(cross, names_)

@@ -30,6 +30,7 @@ def run_action(do, success: str | None = None, refusal: tuple[int, str] | None =
         return
     ses, access = opened
     st.session_state.pop("refusal", None)
+    state.clear_flash()
     try:
         msg = do(ses, access)
     except ConflictError:

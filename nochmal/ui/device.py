@@ -145,9 +145,11 @@ def _confirmed(op: dict, games: list[dict]) -> bool:
 
 
 # --------------------------------------------------------------------------- the server's side
-def sync() -> None:
+def sync(listing: bool = True) -> None:
     """Mount the (invisible) storage component and take in what it reported. Call once per run,
-    before anything that claims a seat (``layout.setup_page``)."""
+    before anything that claims a seat (``layout.sync_device``). ``listing``: this page shows
+    the remembered games (Start); elsewhere the component is mounted only while writes wait,
+    since each report reruns the page (the device id comes from the cookie meanwhile)."""
     ss = st.session_state
     ss.setdefault("device_ops", [])
     if not ss.get("device_checked_cookie"):
@@ -155,6 +157,8 @@ def sync() -> None:
         cookie = _cookie()
         if cookie:
             ss["device"] = cookie
+    if not listing and not ss["device_ops"] and ss.get("device_ready"):
+        return
     st.html(HIDE_CSS)
     # no writes while a callback's page switch is pending: the browser's answer (a rerun request)
     # would race the switch and could rerun the page being left

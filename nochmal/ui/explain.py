@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from nochmal.engine.cells import COLUMNS, N_COLS, cell_index
 from nochmal.engine.errors import IllegalMoveError, InvalidInputError
+from nochmal.store.events import describe
 
 #: Every rule of ``RULES.md`` a player's entry can break or an outcome can refer to, in one plain
 #: sentence a player understands (no rule ids inside).
@@ -133,6 +134,18 @@ def relabel_cells(sheet, text: str) -> str:
     if sheet is None or tuple(sheet.spec.row_labels) == tuple(str(r) for r in range(1, 8)):
         return text
     return _CELL_RE.sub(lambda m: cell_label(sheet, m.group(0)), text)
+
+
+def event_text(game, ev, names) -> str:
+    """An event in words (:func:`~nochmal.store.events.describe`), its cells named as the
+    deciding seat's sheet labels them ("HP" on a co-op sheet); names are left as they are."""
+    seat = getattr(ev, "seat", None)
+    sheet = game.sheets[seat] if isinstance(seat, int) and 0 <= seat < game.n_seats else None
+    held = [f"\x00{i}\x00" for i in range(len(names))]  # the names wait outside the relabelling
+    text = relabel_cells(sheet, describe(ev, held))
+    for i, name in enumerate(names):
+        text = text.replace(held[i], str(name))
+    return text
 
 
 # --------------------------------------------------------------------------- refusals

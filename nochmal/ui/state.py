@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 import uuid
 
 import streamlit as st
@@ -313,17 +314,33 @@ def goto(page: str) -> None:
     st.session_state["goto"] = page
 
 
+#: how long a message stays after it was first shown, across the page's runs (a page also runs
+#: again by itself: another device's entry, the browser's storage answering), in seconds
+FLASH_SECONDS = 8.0
+
+
 def flash(kind: str, text: str) -> None:
-    st.session_state["flash"] = (kind, text)
+    st.session_state["flash"] = (kind, text, None)
+
+
+def clear_flash() -> None:
+    """A new action by this device: the message about the last one goes."""
+    st.session_state["flash"] = None
 
 
 def show_flash() -> None:
-    """The pending message, in a slot that is drawn on every run. Elements below it keep their
-    place whether or not a message shows, so the browser never shows an old copy of a widget
-    beside its new one while stale elements wait to be cleared."""
+    """The pending message, in a slot that is drawn on every run, for :data:`FLASH_SECONDS`
+    from its first showing (or until a new action replaces it). Elements below the slot keep
+    their place whether or not a message shows, so the browser never shows an old copy of a
+    widget beside its new one while stale elements wait to be cleared."""
     f = st.session_state.get("flash")
+    now = time.monotonic()
     with st.container(key="flash-slot"):
         if f:
-            kind, text = f
+            kind, text, until = f
+            if until is None:
+                st.session_state["flash"] = (kind, text, now + FLASH_SECONDS)
+            elif now > until:
+                st.session_state["flash"] = None
+                return
             getattr(st, kind, st.info)(text)
-            st.session_state["flash"] = None

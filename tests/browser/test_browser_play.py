@@ -21,12 +21,13 @@ from playwright.sync_api import expect
 
 from nochmal.ui import tableview as tv
 from nochmal.bots.greedy import greedy_policy
-from nochmal.engine.cells import COLUMNS, names
+from nochmal.engine.cells import COLOURS, COLUMNS, names
 from nochmal.engine.dice import Roll
-from nochmal.engine.game import CHANCE
+from nochmal.engine.game import CHANCE, TEAM
 from nochmal.engine.moves import PASS, Cross
 from nochmal.store.session import GameSession
 from nochmal.store.db import GameStore
+from nochmal.ui.explain import cell_label
 
 pytestmark = pytest.mark.browser
 
@@ -35,6 +36,7 @@ PHONE_WIDTH = 390
 TIMINGS = REPO / "test-artifacts" / "browser-play-timings.json"
 FACE_NAMES = {0: "yellow", 1: "green", 2: "blue", 3: "red", 4: "orange", 5: "X joker"}  # radio names
 CELL_BUTTONS = '[class*="st-key-cell-"]'  # the element of a cell button (one per cell)
+COOP_SHEET = tv.make_game("coop", tv.default_sheets("coop", 1), 1).sheets[0]  # every game here is co-op
 
 
 # --------------------------------------------------------------------------- engine side
@@ -169,17 +171,31 @@ def enter_roll(page, roll: Roll) -> None:
     press(page.get_by_role("button", name="Enter roll"))
 
 
+def shown(name: str) -> str:
+    """A cell as the co-op sheets of these games label it (rows P..V: engine cell ``H1`` is ``HP``)."""
+    return cell_label(COOP_SHEET, name)
+
+
 def cell(page, seat: int, name: str):
-    """The cell button ``name`` of ``seat``'s grid (key ``cell-{seat}-{name}``; its accessible name is the cell)."""
-    return page.locator(f".st-key-cell-{seat}-{name}").get_by_role("button", name=name, exact=True)
+    """The cell button ``name`` (engine name) of ``seat``'s grid: key ``cell-{seat}-{name}``, its
+    accessible name the cell as the sheet labels it (``HP``)."""
+    return page.locator(f".st-key-cell-{seat}-{name}").get_by_role("button", name=shown(name), exact=True)
 
 
-def tap_cells(page, seat: int, seat_name: str, cells) -> None:
-    """Tap cell buttons of the seat entering now; each shows as selected on its drawn sheet."""
-    drawn = sheet(page, seat, seat_name)
+def tap_cells(page, seat: int, cells) -> None:
+    """Tap cell buttons of the seat entering now; each shows as selected (a 3 px solid border;
+    an unselected cell has 2 px, transparent or dashed)."""
     for name in cells:
-        press(cell(page, seat, name))
-        expect(drawn.locator(f'td[data-cell="{name}"]')).to_have_attribute("style", re.compile(r"border:\s*3px solid"))
+        button = cell(page, seat, name)
+        press(button)
+        expect(button).to_have_css("border-top-width", "3px")
+        expect(button).to_have_css("border-top-style", "solid")
+
+
+def expect_legal(page, move: Cross) -> None:
+    """The side column calls the selection legal: "✓ <colour> ×<count>, dice <colour die> + <number die>"
+    (the dice: the cheapest reading of the cells, which need not be ``move``'s own)."""
+    expect(page.get_by_text(re.compile(rf"^✓ {COLOURS[move.colour]} ×{move.count}, dice "))).to_be_visible()
 
 
 def sheet(page, seat: int, seat_name: str):
@@ -198,15 +214,38 @@ def expect_crossed(page, seat: int, seat_name: str, cells) -> None:
         expect(grid.locator(f'td[data-cell="{name}"]')).to_have_attribute("title", re.compile(r" crossed$"))
 
 
+def crossed_in_grid(page, seat: int) -> set[str]:
+    """The cells of ``seat``'s grid of buttons (the seat entering now) that are crossed: disabled."""
+    prefix = f"st-key-cell-{seat}-"
+    return set(page.locator(f'.st-key-grid-{seat} [class*="{prefix}"]:has(button:disabled)').evaluate_all(
+        f"els => els.map(e => [...e.classList].find(c => c.startsWith('{prefix}')).slice({len(prefix)}))"))
+
+
+def entering_seat(st) -> int | None:
+    """The seat whose grid of buttons the host's page shows (a 2-seat companion game without
+    devices: the seat deciding now); its drawn sheet is not shown then."""
+    if st.is_terminal() or st.current_player() in (CHANCE, TEAM):
+        return None
+    return tv.seats_to_decide(st)[0]
+
+
 def expect_page_matches(page, ses: GameSession) -> None:
-    """The page shows the stored position: the turn, team points, and every seat's crosses."""
+    """The page shows the stored position: the turn, team points, and every seat's crosses
+    (on its drawn sheet; for the seat entering now, as the disabled buttons of its grid)."""
     st = ses.state
     expect_turn(page, st.roll_index + 1)
     expect(page.get_by_text(re.compile(rf"team points {ses.game.team_points(st)}\b"))).to_be_visible()
+    entering = entering_seat(st)
     for seat, name in enumerate(ses.seat_names):
         want = set(names(st.seats[seat].crossed))
-        expect_crossed(page, seat, name, want)
-        assert crossed_on_page(page, seat, name) == want, (seat, name)
+        if seat == entering:
+            expect(page.locator(f'.st-key-grid-{seat} {CELL_BUTTONS}')).to_have_count(105)
+            for c in want:
+                expect(cell(page, seat, c)).to_be_disabled()
+            assert crossed_in_grid(page, seat) == want, (seat, name)
+        else:
+            expect_crossed(page, seat, name, want)
+            assert crossed_on_page(page, seat, name) == want, (seat, name)
 
 
 # --------------------------------------------------------------------------- 1. a companion game
@@ -245,28 +284,33 @@ def test_companion_game_created_and_played_in_the_browser(page, app_url, store, 
     assert load(store, gid).state.dice == roll
     screenshot(page, "play-02-roll-entered")
 
-    # an illegal first move (not in the start column H) is refused with its rule id
+    # an illegal first move (not in the start column H) is refused in words, its rule id under "Why?"
     n_events = load(store, gid).n_events
-    tap_cells(page, 0, "Ada", ["A1"])
-    expect(page.get_by_text("Selected: A1 — not a legal move with these dice yet.")).to_be_visible()
+    tap_cells(page, 0, ["A1"])
+    expect(page.get_by_text("Not a legal cross yet.", exact=True)).to_be_visible()
     press(page.get_by_role("button", name="Cross", exact=True))
-    expect(page.get_by_text(re.compile(r"Not allowed — R-START: "))).to_be_visible()
+    refusal = page.locator(".st-key-refusal-0")
+    words = "Your first cross must include a cell of the start column H."
+    expect(refusal.get_by_role("alert")).to_have_text(f"✋{words}")  # the icon and the words, no rule id
+    why = refusal.get_by_text(re.compile(r"\(rule R-START\)"))
+    expect(why).to_be_hidden()
+    press(refusal.get_by_text("Why?", exact=True))
+    expect(why).to_be_visible()
     ses = load(store, gid)
     assert ses.n_events == n_events and ses.state.seats[0].crossed == 0
     expect(page.get_by_role("heading", name="1. Ada decides (active)")).to_be_visible()
-    assert crossed_on_page(page, 0, "Ada") == set()
+    expect(cell(page, 0, "A1")).to_be_enabled()
+    assert crossed_in_grid(page, 0) == set()
     screenshot(page, "play-03-illegal-move-refused")
 
-    # a legal one: H1 (green, start column) with the green die and the 1
-    press(page.get_by_role("button", name="Clear selection"))
-    expect(page.get_by_role("button", name="Clear selection")).to_be_disabled()
-    tap_cells(page, 0, "Ada", ["H1"])
-    tap(page, "Colour die", "green")
-    tap(page, "Number die", "1")
-    expect(page.get_by_text(re.compile(r"✓ legal: green ×1 with dice green \+ 1"))).to_be_visible()
+    # a legal one: H1 (green, start column); the dice are read from the cells (green + 1)
+    press(page.get_by_role("button", name="Clear", exact=True))
+    expect(page.get_by_role("button", name="Clear", exact=True)).to_be_disabled()
+    tap_cells(page, 0, ["H1"])
+    expect(page.get_by_text("✓ green ×1, dice green + 1", exact=True)).to_be_visible()
     screenshot(page, "play-04-move-selected")
     press(page.get_by_role("button", name="Cross", exact=True))
-    expect(page.get_by_text("Ada crossed green H1.")).to_be_visible()
+    expect(page.get_by_text(f"Ada crossed green {shown('H1')}.", exact=True)).to_be_visible()
     expect(page.get_by_role("heading", name="2. Bo decides (passive)")).to_be_visible()
     expect_crossed(page, 0, "Ada", ["H1"])
     ses = load(store, gid)
@@ -276,7 +320,7 @@ def test_companion_game_created_and_played_in_the_browser(page, app_url, store, 
 
     # Bo uses nothing: a failed roll (C-FAIL); the turn is complete, turn 2 waits for its roll
     press(page.get_by_role("button", name="Failed roll", exact=True))
-    expect(page.get_by_text("Bo marked a failed roll (C-FAIL).")).to_be_visible()
+    expect(page.get_by_text("Bo marked a failed roll.", exact=True)).to_be_visible()
     expect_turn(page, 2)
     expect(page.get_by_role("button", name="Enter roll")).to_be_visible()
     bo = sheet(page, 1, "Bo").locator("xpath=ancestor::div[contains(@class, 'stHtml')][1]")
@@ -301,8 +345,8 @@ def test_turn_10_check_and_penalty_in_the_browser(page, app_url, store, screensh
 
     # Ada's last decision of turn 10, in the browser: a one-cell cross
     move = small_move(ses.state, 0)
-    tap_cells(page, 0, "Ada", names(move.cells))
-    expect(page.get_by_text(re.compile(r"✓ legal: "))).to_be_visible()
+    tap_cells(page, 0, names(move.cells))
+    expect_legal(page, move)
     press(page.get_by_role("button", name="Cross", exact=True))
 
     # the check: 0 points against the goal -> the C-GOAL-10 panel
@@ -350,8 +394,8 @@ def test_reload_and_server_restart_lose_nothing(page, app_url, app_server, store
     open_table(page, url, turn=5)
     # one more cross entered in this browser before the reload
     move = small_move(ses.state, 0)
-    tap_cells(page, 0, "Ada", names(move.cells))
-    expect(page.get_by_text(re.compile(r"✓ legal: "))).to_be_visible()
+    tap_cells(page, 0, names(move.cells))
+    expect_legal(page, move)
     press(page.get_by_role("button", name="Cross", exact=True))
     expect(page.get_by_role("heading", name="2. Bo decides (passive)")).to_be_visible()
     ses = load(store, ses.game_id)
@@ -403,12 +447,14 @@ def test_second_device_joins_claims_a_seat_and_crosses(page, new_page, app_url, 
     gid, join = ses.game_id, ses.meta["join_code"]
     host = page
     open_table(host, table_url(app_url, ses), turn=1)
-    # the host's sidebar shows the join link (to copy) and the short code (to type instead)
-    link_box = host.locator(".st-key-sidebar-join-link")
+    # the Table page's "Join with phones" (open at the start while seats are free) shows the
+    # join link (to copy) and the short code (to type instead)
+    link_box = host.locator(".st-key-table-join-link")
+    expect(link_box).to_be_visible()
     expect(link_box).to_contain_text(f"/?game={gid}&join={ses.meta['join_token']}")
     link = link_box.inner_text().strip()
     assert link == f"{app_url}/?game={gid}&join={ses.meta['join_token']}"
-    expect(host.locator("[data-testid=stSidebar]")).to_contain_text(f"{join[:4]}-{join[4:]}")
+    expect(host.locator(".st-key-table-join")).to_contain_text(f"{join[:4]}-{join[4:]}")
 
     # device 2 opens the join link: the Start page, ready to claim a seat; it claims seat 2
     dev = new_page()
@@ -416,11 +462,13 @@ def test_second_device_joins_claims_a_seat_and_crosses(page, new_page, app_url, 
     press(dev.get_by_role("radiogroup", name="Which seat do you play on this device?").get_by_text("2. Bo"))
     press(dev.get_by_role("button", name="Claim this seat"))
     expect(dev.get_by_text("This device now plays seat 2: Bo.")).to_be_visible()
-    expect(dev.get_by_text(re.compile(r"this device: seat 2 \(Bo\)"))).to_be_visible()
+    # the device's own view: seat 2's sheet first, named next to it (the sidebar is hidden there)
+    expect(dev.locator(".st-key-phone-sheet .st-key-side-1").get_by_text("2. Bo", exact=True)).to_be_visible()
     assert parse_qs(urlparse(dev.url).query)["seat"] == ["2"]
     assert load(store, gid).meta["claims"].get("1")
     # seat 1 is active in turn 1: only its device (or the host) enters the roll
-    expect(dev.get_by_role("button", name="Enter roll")).to_be_disabled()
+    expect(dev.get_by_text("Waiting for 1. Ada to roll.")).to_be_visible()
+    expect(dev.get_by_role("button", name="Enter roll")).to_have_count(0)
     expect(host.get_by_role("button", name="Enter roll")).to_be_enabled()
     screenshot(dev, "play-11-joined-device")
 
@@ -428,18 +476,22 @@ def test_second_device_joins_claims_a_seat_and_crosses(page, new_page, app_url, 
     enter_roll(host, Roll.parse(["green", "blue", "red"], [1, 2, 3]))
     expect(host.get_by_role("heading", name="1. Ada decides (active)")).to_be_visible()
     expect(dev.get_by_text("Waiting for 1. Ada.")).to_be_visible()  # R-ORDER: the active seat first
-    expect(dev.locator(CELL_BUTTONS)).to_have_count(0)
+    # device 2 shows its own sheet, but not tappable: every cell button is disabled
+    expect(dev.locator('[class*="st-key-cell-1-"]').get_by_role("button", disabled=True)).to_have_count(105)
+    expect(dev.locator(CELL_BUTTONS).get_by_role("button", disabled=False)).to_have_count(0)
     expect(dev.get_by_role("button", name="Cross", exact=True)).to_have_count(0)
 
-    tap_cells(host, 0, "Ada", ["H1"])
-    expect(host.get_by_text(re.compile(r"✓ legal: "))).to_be_visible()
+    tap_cells(host, 0, ["H1"])
+    expect(host.get_by_text("✓ green ×1, dice green + 1", exact=True)).to_be_visible()
     press(host.get_by_role("button", name="Cross", exact=True))
     expect(host.get_by_role("heading", name="2. Bo decides (passive)")).to_be_visible()
 
     # device 2 gets its own seat's grid only; seat 1's sheet is a picture, not buttons
-    expect(dev.get_by_role("heading", name="2. Bo decides (passive)")).to_be_visible(timeout=5_000)
+    # (the device's own view has no heading: "Your turn (passive)" next to its sheet)
+    expect(dev.locator(".st-key-phone-sheet .st-key-side-1").filter(has_text="Your turn (passive)")).to_be_visible(
+        timeout=5_000)
     expect(dev.locator(CELL_BUTTONS)).to_have_count(105)  # one grid: seat 2's
-    expect(dev.locator(".st-key-cell-1-H1").get_by_role("button")).to_be_enabled()
+    expect(cell(dev, 1, "H1")).to_be_enabled()
     expect(dev.locator('[class*="st-key-cell-0-"]')).to_have_count(0)
     expect_crossed(dev, 0, "Ada", ["H1"])
     assert sheet(dev, 0, "Ada").locator("button").count() == 0
@@ -447,8 +499,8 @@ def test_second_device_joins_claims_a_seat_and_crosses(page, new_page, app_url, 
 
     # device 2 crosses H1 on its sheet; the host shows it within a few seconds
     n_before = load(store, gid).n_events
-    tap_cells(dev, 1, "Bo", ["H1"])
-    expect(dev.get_by_text(re.compile(r"✓ legal: green ×1"))).to_be_visible()
+    tap_cells(dev, 1, ["H1"])
+    expect(dev.get_by_text(re.compile(r"^✓ green ×1, dice "))).to_be_visible()
     bo_h1 = host.locator('table.nm-sheet[aria-label^="2. Bo — "] td[data-cell="H1"][title$=" crossed"]')
     assert bo_h1.count() == 0
     idle(dev)
@@ -471,7 +523,9 @@ def test_second_device_joins_claims_a_seat_and_crosses(page, new_page, app_url, 
     ev = load(store, gid).events[-1]
     assert ev.seat == 1 and ev.by == "seat2" and list(ev.cells) == ["H1"]
     expect_turn(host, 2)
-    expect_turn(dev, 2)
+    # the device's own view names the turn next to its sheet (the turn track is folded away there)
+    expect(dev.locator(".st-key-phone-sheet").get_by_text(re.compile(r"Turn 2/27\b")).first).to_be_visible()
+    expect(dev.locator("[data-testid=stException]")).to_have_count(0)
     screenshot(host, "play-13-host-sees-joined-entry")
 
     # a device with a wrong code sees nothing of the game
@@ -520,8 +574,17 @@ def test_digital_game_with_two_bots_to_its_outcome(page, app_url, store, screens
     def ada(ses):
         return [ev.type for ev in tv.effective_events(ses.events) if getattr(ev, "seat", None) == 0]
 
+    def ada_due(ses):
+        """The game is over, or it waits for Ada (her roll or her decision): the bots before her have played."""
+        st = ses.state
+        return st.is_terminal() or (st.current_player() == CHANCE and st.active == 0) or (
+            st.current_player() not in (CHANCE, TEAM) and 0 in tv.seats_to_decide(st))
+
     crossed = failed = 0
     for step in range(12):
+        # the bots play in the page's run after Ada's entry; an entry reruns the move entry (a
+        # fragment) first, then the page, and the page can look idle for a moment in between
+        wait_for_store(store, gid, ada_due)
         idle(page)
         ses = load(store, gid)
         st = ses.state
@@ -546,8 +609,8 @@ def test_digital_game_with_two_bots_to_its_outcome(page, app_url, store, screens
             assert len(re.findall(r"🤖 \((?:active|passive)\) — done: ", dice_area)) == 2 - (st.active == 0), dice_area
         move = greedy_policy(st, random.Random(0)) if crossed == 0 else PASS
         if isinstance(move, Cross):
-            tap_cells(page, 0, "Ada", names(move.cells))
-            expect(page.get_by_text(re.compile(r"✓ legal: "))).to_be_visible()
+            tap_cells(page, 0, names(move.cells))
+            expect_legal(page, move)
             press(page.get_by_role("button", name="Cross", exact=True))
             crossed += 1
             wait_for_store(store, gid, lambda s: ada(s).count("cross") >= crossed)

@@ -32,9 +32,8 @@ from nochmal.engine.cells import names
 from nochmal.engine.game import CHANCE, TEAM
 from nochmal.engine.moves import PASS
 from nochmal.store.db import GameStore
-from nochmal.store.events import describe
 from nochmal.ui import tableview as tv
-from nochmal.ui.explain import cell_label
+from nochmal.ui.explain import cell_label, event_text
 
 # a whole game takes about six minutes on the 2-core CI machine: a measurement run, outside
 # `make test` (run it with: .venv/bin/python -m pytest -m bench tests/browser/test_browser_table.py)
@@ -84,10 +83,10 @@ def cell_button(page, seat: int, name: str, sheet):
     return page.locator(f".st-key-cell-{seat}-{name}").get_by_role("button", name=cell_label(sheet, name), exact=True)
 
 
-def host_shows(host, ev, seat_names, since: float) -> float:
+def host_shows(host, game, ev, seat_names, since: float) -> float:
     """Seconds from ``since`` until the host screen shows ``ev`` as the last entry (its undo
     button names it)."""
-    expect(host.locator(".st-key-undo-btn")).to_contain_text(describe(ev, seat_names), timeout=20_000)
+    expect(host.locator(".st-key-undo-btn")).to_contain_text(event_text(game, ev, seat_names), timeout=20_000)
     return time.monotonic() - since
 
 
@@ -219,7 +218,7 @@ def test_three_phones_and_a_host_screen_play_a_mission_to_its_end(browser, app_u
             after = load(store, gid)
             assert after.n_events == ses.n_events + 1, "the phone's entry did not land"
             if turn <= 2 or turn % 5 == 0:  # a sample of the entries: the host screen follows by itself
-                sync.append(host_shows(host, after.events[-1], seat_names, confirmed))
+                sync.append(host_shows(host, after.game, after.events[-1], seat_names, confirmed))
 
         # ---- the end: every device shows the outcome
         ses = load(store, gid)

@@ -6,7 +6,7 @@ import streamlit as st
 
 from nochmal.ui import tableview as tv
 from nochmal.engine.errors import NochmalError
-from nochmal.store.events import describe
+from nochmal.ui.explain import event_text
 from nochmal.store.session import MAX_EXPORT_BYTES, import_game, parse_export_bytes
 from nochmal.store.db import StoreError
 from nochmal.ui import owner, state
@@ -63,7 +63,7 @@ else:
         st.caption("No events yet.")
     lines = []
     for ev in events:  # Markdown: every text that came from a user or a file goes through md()
-        text = f"`#{ev.seq}` {md(describe(ev, ses.seat_names))}"
+        text = f"`#{ev.seq}` {md(event_text(ses.game, ev, ses.seat_names))}"
         meta = " · ".join(x for x in (ev.by, ev.at.replace("T", " ").replace("+00:00", " UTC")) if x)
         if ev.type != "undo" and ev.seq not in in_force:
             text = f"~~{text}~~ (undone)"

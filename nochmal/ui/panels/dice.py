@@ -11,6 +11,7 @@ from nochmal.engine.moves import Cross
 from nochmal.store.events import CrossEvent, PassEvent
 from nochmal.ui import tableview as tv
 from nochmal.ui.actions import run_action, same_roll, who
+from nochmal.ui.explain import cell_label
 from nochmal.ui.labels import COLOUR_ORDER, NUMBER_ORDER, colour_face_label, dice_text, number_face_label, seat_label
 from nochmal.ui.safe import md
 
@@ -80,7 +81,8 @@ def dice_panel(st_, names: list[str], bots: list, events: list) -> None:
             lines.append(f"- {label} ({role}) — waits for the active seat to choose its dice")
         else:
             ev = decided.get(seat)
-            what = ("crossed " + ev.colour + " " + "-".join(ev.cells) if isinstance(ev, CrossEvent)
+            what = ("crossed " + ev.colour + " " + "-".join(cell_label(st_.seats[seat].sheet, c) for c in ev.cells)
+                    if isinstance(ev, CrossEvent)
                     else "failed roll / pass" if isinstance(ev, PassEvent) else "decided")
             lines.append(f"- {label} ({role}) — done: {md(what)}")
     st.markdown("\n".join(lines))

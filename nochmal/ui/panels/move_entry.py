@@ -138,10 +138,12 @@ def refusal_box(seat: int, seen_roll: str) -> None:
                 st.caption(md(r["why"]))
 
 
-def sheet_columns():
-    """The grid's column and the narrow column next to it (side by side from tablet width
-    down to a phone held sideways; one under the other on a phone held upright)."""
-    return st.columns([714, 114], gap="xsmall")
+def sheet_columns(own: bool = True):
+    """The grid's column and the column next to it (side by side from tablet width down to a
+    phone held sideways; one under the other on a phone held upright). On a seat's own device
+    (``own``) the side column is narrow, so the cells get their 44 px; on the mission leader's
+    screen it is wide enough for a refusal's words."""
+    return st.columns([714, 114] if own else [5, 2], gap="xsmall")
 
 
 def readonly_sheet(st_, seat: int, colourblind: bool, *, marks=None, status: str = "") -> None:
@@ -166,6 +168,7 @@ def move_controls(st_, seat: int, names: list[str], colourblind: bool, *, marks=
 
     It is a fragment: a tap on a cell, Clear or a refused Cross reruns only the entry (the
     page around it stays as it is); a recorded entry reruns the whole page."""
+    st.session_state.pop("entry-rerun", None)  # this is a run of the whole page already
     _entry(st_, seat, colourblind, marks, status, own)
 
 
@@ -180,7 +183,7 @@ def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> 
     highlight = reach(st_, seat, selected, cd, nd, colour)
     rk = roll_key(st_)
     any_cross = any(isinstance(mv, Cross) for mv in st_.legal_actions(seat))
-    grid_col, side = sheet_columns()
+    grid_col, side = sheet_columns(own)
     with grid_col:
         cell_grid(s.sheet, s.crossed, seat, selected=selected, highlight=highlight, colourblind=colourblind,
                   marks=marks)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from nochmal.store.db import StoreError
-from nochmal.store.events import describe
 from nochmal.ui import state
 from nochmal.ui import tableview as tv
 from nochmal.ui.actions import need, run_action, who
+from nochmal.ui.explain import event_text
 from nochmal.ui.safe import md
 
 
@@ -25,7 +25,7 @@ def _undo() -> None:
         need(ev is not None, "nothing to undo")
         need(may_undo(access, ev), "this device may undo only its own seat's last entry")
         ses.undo(by=who(access))
-        return f"Undone: {md(describe(ev, ses.seat_names))}"
+        return f"Undone: {md(event_text(ses.game, ev, ses.seat_names))}"
 
     run_action(do)
 
@@ -35,7 +35,7 @@ def undo_button(ses, access: str, key: str = "undo-btn") -> None:
     if ev is None:
         st.caption("Nothing to undo yet.")
         return
-    text = md(describe(ev, ses.seat_names))
+    text = md(event_text(ses.game, ev, ses.seat_names))
     st.button(f"Undo: {text}", key=key, icon="↩️", on_click=_undo, disabled=not may_undo(access, ev),
               help="Takes back the last decision still in force (the undo itself is kept in the history)")
 
