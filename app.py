@@ -6,6 +6,5 @@ from nochmal.ui import layout
 
 layout.setup_page()
 page = st.navigation(layout.pages())
-layout.sync_device(page)
 layout.sidebar()
 page.run()

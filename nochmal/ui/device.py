@@ -145,11 +145,10 @@ def _confirmed(op: dict, games: list[dict]) -> bool:
 
 
 # --------------------------------------------------------------------------- the server's side
-def sync(listing: bool = True) -> None:
+def sync() -> None:
     """Mount the (invisible) storage component and take in what it reported. Call once per run,
-    before anything that claims a seat (``layout.sync_device``). ``listing``: this page shows
-    the remembered games (Start); elsewhere the component is mounted only while writes wait,
-    since each report reruns the page (the device id comes from the cookie meanwhile)."""
+    before anything that claims a seat (``layout.setup_page``). The browser reports only when
+    its storage changed (the first time, and after a write), since a report reruns the page."""
     ss = st.session_state
     ss.setdefault("device_ops", [])
     if not ss.get("device_checked_cookie"):
@@ -157,8 +156,6 @@ def sync(listing: bool = True) -> None:
         cookie = _cookie()
         if cookie:
             ss["device"] = cookie
-    if not listing and not ss["device_ops"] and ss.get("device_ready"):
-        return
     st.html(HIDE_CSS)
     # no writes while a callback's page switch is pending: the browser's answer (a rerun request)
     # would race the switch and could rerun the page being left

@@ -24,14 +24,9 @@ div[data-testid="stHorizontalBlock"]:has(> div .nm-cellrow) { flex-wrap: nowrap 
 def setup_page() -> None:
     st.set_page_config(page_title="Noch mal! — companion", page_icon="🎲", layout="wide")
     state.init()
+    device.sync()  # this browser's device id and remembered games (localStorage)
     owner.accept_link()
     st.markdown(CSS, unsafe_allow_html=True)
-
-
-def sync_device(page) -> None:
-    """This browser's device id and remembered games (its local storage); the Start page
-    (``url_path`` "") lists them."""
-    device.sync(listing=page.url_path == "")
 
 
 def pages() -> list:
