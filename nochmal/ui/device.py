@@ -83,6 +83,9 @@ export default function (component) {
   }
   const report = JSON.stringify({ device: id, stored: stored, games: list.slice(0, MAX) });
   if (report === lastSent) return undefined;
+  // nothing the server does not know (a browser with no games that took the proposed id): no
+  // report, since a report reruns the page and a tap made during that rerun can be lost
+  if (!ops.length && !list.length && id === d.proposed) { lastSent = report; return undefined; }
   // report a moment later: a page switch the server just made reaches this page first (a
   // report is a rerun request, and one sent before would rerun the page left)
   const timer = setTimeout(() => { lastSent = report; setStateValue("report", report); }, DELAY);
