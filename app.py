@@ -6,5 +6,5 @@ from nochmal.ui import layout
 
 layout.setup_page()
 page = st.navigation(layout.pages())
-layout.sidebar()
+layout.sidebar(page)
 page.run()

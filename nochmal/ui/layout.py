@@ -7,7 +7,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from nochmal.engine.game import CHANCE
+
 from . import device, owner, state
+from . import tableview as tv
 from .safe import code, md
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
@@ -40,7 +43,13 @@ def pages() -> list:
     ]
 
 
-def sidebar() -> None:
+#: pages that follow the open game's events as other devices add them (the others only follow
+#: its seat claims: an analytics page that reran on every cross would lose the reader's place)
+FOLLOWS_EVENTS = ("table", "history")
+
+
+def sidebar(page) -> None:
+    """The sidebar of every page, and the open game's watcher (see :func:`state.watch_game`)."""
     with st.sidebar:
         st.toggle("Colour-blind mode (letters on cells)", key="colourblind")
         opened = state.open_game()
@@ -51,7 +60,11 @@ def sidebar() -> None:
                 st.caption("Phones join with the QR code or link under **📱 Join with phones** on the Table page.")
             elif state.my_seat() is not None:
                 st.caption(f"This device plays seat {state.my_seat() + 1}: {md(ses.seat_names[state.my_seat()])}")
-            state.watch_claims(ses)  # a phone joined, a seat was taken over: show it
+            seat = state.my_seat()
+            gs = ses.state
+            busy = seat is not None and not gs.is_terminal() and (
+                seat in tv.seats_to_decide(gs) or (gs.current_player() == CHANCE and gs.active == seat))
+            state.watch_game(ses, events=page.url_path in FOLLOWS_EVENTS, busy=busy)
 
 
 def game_or_stop():

@@ -290,23 +290,35 @@ def _claims_print(meta: dict) -> str:
     return hashlib.sha256(json.dumps([claims, codes], sort_keys=True, default=str).encode()).hexdigest()
 
 
-def watch_claims(ses, every: float = 2.0) -> None:
-    """Rerun the page when the game's seat claims change (a phone joined, a seat was taken
-    over): the host's lobby shows the new claim, and a device whose seat was taken over says
-    so within ``every`` seconds. Costs one read of the game's meta per ``every`` seconds."""
-    seen, gid = _claims_print(ses.meta), ses.game_id
+def watch_game(ses, *, events: bool, busy: bool = False) -> None:
+    """One watcher per page run: rerun the page when the open game changes for this page.
 
-    @st.fragment(run_every=every)
-    def _claims_watch() -> None:
+    * always when its seat claims change (a phone joined, a seat was taken over: the host's
+      lobby shows it, a device whose seat was taken over says so);
+    * with ``events`` (the Table and History pages) also when another device added an event.
+      A device in the middle of an entry (``busy``) looks every 3 s instead of every second: a
+      tap that lands while the page updates itself can be lost.
+
+    It is mounted in the sidebar, before the page body, on purpose. Streamlit drops the last
+    messages of a finished run when a rerun request reaches the server before they went out
+    (a new script runner takes over; a slow server on a busy machine makes the window
+    seconds long). A watcher drawn at the end of the page could lose its timer that way and
+    the device stopped following the game (seen in CI: a phone stayed on "Waiting for ..."
+    after the game had moved on). Drawn first, its timer is in the browser before any later
+    request can be sent. Costs one read of the game per tick."""
+    gid, seen_claims, seen_n = ses.game_id, _claims_print(ses.meta), ses.n_events
+
+    @st.fragment(run_every=3.0 if busy else 1.0 if events else 2.0)
+    def _game_watch() -> None:
         try:
-            meta = store().get(gid).meta
+            now = store().get(gid)
         except StoreError:
             st.rerun()
             return
-        if _claims_print(meta) != seen:
+        if _claims_print(now.meta) != seen_claims or (events and now.n_events != seen_n):
             st.rerun()
 
-    _claims_watch()
+    _game_watch()
 
 
 def goto(page: str) -> None:

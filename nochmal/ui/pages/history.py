@@ -11,7 +11,7 @@ from nochmal.store.session import MAX_EXPORT_BYTES, import_game, parse_export_by
 from nochmal.store.db import StoreError
 from nochmal.ui import owner, state
 from nochmal.ui.layout import follow_goto
-from nochmal.ui.panels.undo import live_refresh, undo_button
+from nochmal.ui.panels.undo import undo_button
 from nochmal.ui.safe import code, md
 
 ss = st.session_state
@@ -77,7 +77,6 @@ else:
                            icon="⬇️", on_click="ignore")
     else:
         st.caption("Export is for the host device (the file holds the whole game; it carries no codes).")
-    live_refresh(ses.game_id, ses.n_events)
 
 st.markdown("##### Import a game")
 st.caption("An exported file becomes a new game with new codes. Every event is checked and replayed first; "

@@ -25,7 +25,7 @@ from nochmal.ui.panels.outcome import outcome_panel
 from nochmal.ui.panels.seats import seat_sheets
 from nochmal.ui.panels.team_plan import team_plan_panel
 from nochmal.ui.panels.track import turn_track
-from nochmal.ui.panels.undo import live_refresh, undo_button
+from nochmal.ui.panels.undo import undo_button
 from nochmal.ui.safe import md
 from nochmal.ui.scroll import scroll_to_top
 from nochmal.ui.style import phone_css
@@ -259,6 +259,4 @@ else:
     host_view(ses, ses.state, names, bots, kind, access)
 
 news_panel.announce_new(ses, names)
-busy = device_seat is not None and not ses.state.is_terminal() and (
-    device_seat in tv.seats_to_decide(ses.state) or (ses.state.current_player() == CHANCE and ses.state.active == device_seat))
-live_refresh(ses.game_id, ses.n_events, every=3.0 if busy else 1.0)
+# the page follows the game through the sidebar's watcher (layout.sidebar, state.watch_game)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from nochmal.store.db import StoreError
 from nochmal.ui import state
 from nochmal.ui import tableview as tv
 from nochmal.ui.actions import need, run_action, who
@@ -38,21 +37,3 @@ def undo_button(ses, access: str, key: str = "undo-btn") -> None:
     text = md(event_text(ses.game, ev, ses.seat_names))
     st.button(f"Undo: {text}", key=key, icon="↩️", on_click=_undo, disabled=not may_undo(access, ev),
               help="Takes back the last decision still in force (the undo itself is kept in the history)")
-
-
-def live_refresh(game_id: str, seen: int, every: float = 1.0) -> None:
-    """Re-read the game every ``every`` seconds; rerun the page when another device added an
-    event. (A device in the middle of an entry polls less often: a tap that lands while the
-    page updates itself can be lost.)"""
-
-    @st.fragment(run_every=every)
-    def _watch() -> None:
-        try:
-            n = state.store().n_events(game_id)
-        except StoreError:
-            return
-        if n != seen:
-            st.rerun()
-
-    _watch()
-
