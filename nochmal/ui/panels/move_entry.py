@@ -157,7 +157,7 @@ def readonly_sheet(st_, seat: int, colourblind: bool, *, marks=None, status: str
     with side, st.container(key=f"side-{seat}", gap="xsmall"):
         if status:
             st.markdown(status)
-        st.html(seat_status_html(st_, seat))
+        st.html(seat_status_html(st_, seat, compact=True))
 
 
 def move_controls(st_, seat: int, names: list[str], colourblind: bool, *, marks=None, status: str = "",
@@ -215,7 +215,7 @@ def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> 
                   args=(seat, rk), width="stretch", help="Use no combination this roll" +
                   (": marks the next red box; the third ends the game" if st_.game.has_failed_rolls else ""))
         st.button("Clear", key="clear-btn", on_click=clear_cells, disabled=not selected, width="stretch")
-        st.html(seat_status_html(st_, seat))
+        st.html(seat_status_html(st_, seat, compact=own))
     with grid_col, st.expander("Choose the dice yourself"):
         st.caption("Without a choice, a cross uses the dice that cost the fewest \"!\".")
         dice_picker(st_, seat)

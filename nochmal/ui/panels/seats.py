@@ -9,25 +9,29 @@ from nochmal.ui.labels import seat_text
 from nochmal.ui.sheetview import sheet_html
 
 
-def seat_status_html(st_, seat: int) -> str:
-    """A seat's "!" left (and, where passing marks failed rolls, its failed-roll boxes) as HTML."""
+def seat_status_html(st_, seat: int, *, compact: bool = False) -> str:
+    """A seat's "!" left (and, where passing marks failed rolls, its failed-roll boxes) as HTML.
+    ``compact``: for the narrow column beside a phone's own sheet, counts without the boxes (they
+    would wrap and push the lines below them off a phone held sideways)."""
     s = st_.seats[seat]
     jl = s.jokers_left
     box = ("display:inline-block;width:15px;height:17px;margin-right:2px;border-radius:3px;text-align:center;"
            "font:700 11px/17px sans-serif;vertical-align:middle;")
-    jokers = "".join(
+    jokers = "" if compact else " " + "".join(
         f'<span style="{box}border:1px solid #333;background:#fff;color:#000">!</span>' if k < jl else
         f'<span style="{box}border:1px solid #bbb;background:#eee;color:#aaa;text-decoration:line-through">!</span>'
         for k in range(s.sheet.jokers))
-    out = (f'<span style="white-space:nowrap;margin-right:10px" title="{jl} of {s.sheet.jokers} &quot;!&quot; left">'
-           f'"!" left: <b>{jl}</b> {jokers}</span>')
+    of = f"/{s.sheet.jokers}" if compact else ""
+    line = "display:block" if compact else "white-space:nowrap;margin-right:10px"
+    out = (f'<span style="{line}" title="{jl} of {s.sheet.jokers} &quot;!&quot; left">'
+           f'"!" left: <b>{jl}</b>{of}{jokers}</span>')
     if st_.game.has_failed_rolls:
         boxes = st_.game.failed_roll_boxes(s)
-        fails = "".join(
+        fails = "" if compact else " " + "".join(
             f'<span style="{box}border:2px solid #c62828;background:{"#c62828" if k < s.failed else "#fff"};'
             f'color:#fff">{"✕" if k < s.failed else ""}</span>' for k in range(boxes))
-        out += (f'<span style="white-space:nowrap" title="{s.failed} of {boxes} failed rolls (C-FAIL)">failed rolls: '
-                f'<b>{s.failed}/{boxes}</b> {fails}</span>')
+        out += (f'<span style="white-space:nowrap" title="{s.failed} of {boxes} failed rolls; the last one loses the '
+                f'game">failed rolls: <b>{s.failed}/{boxes}</b>{fails}</span>')
     return f'<div class="nm-status" style="font:13px sans-serif;margin:2px 0 6px">{out}</div>'
 
 
