@@ -50,12 +50,13 @@ def news_list(ses, names, limit: int = 8) -> None:
 
 def announce_new(ses, names) -> None:
     """Toasts for the announcements of events this page has not shown yet (entries of this
-    device and of the others); none for what was there when the game was opened."""
+    device and of the others); none for what was there when the game was opened, and none once
+    the game is over (the outcome panel says it; toasts would stack over it)."""
     seen_by_game = st.session_state.setdefault("news-seen", {})
     seen = seen_by_game.get(ses.game_id)
     n = ses.n_events
     seen_by_game[ses.game_id] = n
-    if seen is None or n <= seen:
+    if seen is None or n <= seen or ses.state.is_terminal():
         return
     fresh = [i for i in items(ses, names) if i.seq >= seen]
     for item in fresh[-3:]:
