@@ -287,6 +287,8 @@ def test_broken_user_file_is_shown_not_raised(home, how):
     at.selectbox(key="view_sheet").set_value("broken")
     ok(at)
     assert any("cannot be used" in e and "not valid TOML" in e for e in texts(at.error))
+    shown = [e for e in texts(at.error) if "cannot be used" in e]
+    assert all("broken.toml" in e and str(home) not in e for e in shown), shown  # the file's name, not its folder
     at.checkbox(key="delete_confirm").check()
     ok(at)
     at.button(key="delete_sheet").click()

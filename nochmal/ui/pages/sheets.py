@@ -265,7 +265,9 @@ with view_tab:
     row = catalogue[ss["view_sheet"]]
     origin = "your user data folder" if row["user"] else "shipped with the app"
     if row["error"]:
-        st.error(f"This sheet file cannot be used: {md(strip_rule_ids(row['error']))}")
+        # the file by its name: the folder it lives in is this machine's business, not every viewer's
+        problem = strip_rule_ids(row["error"]).replace(str(row["path"]), row["path"].name)
+        st.error(f"This sheet file cannot be used: {md(problem)}")
     else:
         sheet = get_sheet(row["id"])
         spec = sheet.spec
