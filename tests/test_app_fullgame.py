@@ -34,7 +34,7 @@ from nochmal.engine.moves import Cross
 from nochmal.store.session import GameSession
 from nochmal.store.db import GameStore
 from nochmal.data.userdata import save_user_tableau
-from nochmal.ui.labels import words_and_rules
+from nochmal.engine.ruleids import words_and_rules
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 SEED = 2

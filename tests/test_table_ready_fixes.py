@@ -32,11 +32,12 @@ from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER, Roll
 from nochmal.engine.errors import IllegalMoveError
 from nochmal.engine.game import CHANCE, TEAM, variant
 from nochmal.engine.moves import PASS, Cross
+from nochmal.engine.ruleids import words_and_rules
 from nochmal.engine.sheet import get_sheet
 from nochmal.store.session import GameSession
 from nochmal.ui import tableview as tv
 from nochmal.ui.labels import (COLOUR_ORDER, NUMBER_ORDER, colour_face_label, dice_text, number_face_label,
-                               pass_label, sorted_dice, words_and_rules)
+                               pass_label, sorted_dice)
 from nochmal.ui.panels.decision import even_split
 
 REPO = Path(__file__).resolve().parent.parent
@@ -533,3 +534,40 @@ def test_no_rule_ids_in_player_strings_of_the_panels():
                 if rule_ids(node.value):
                     found.append(f"{f}:{node.lineno}: {node.value!r}")
     assert not found, "\n".join(found)
+
+
+# --------------------------------------------------------------------------- toasts at the end
+def test_news_comes_as_toasts_during_the_game_and_not_over_the_outcome(env):
+    ses = make(env, mode="coop", players=2, kind="digital", seed=4)
+    at = host_table(ses)  # the page has seen the game: later events bring toasts
+    toasted = False
+    while not ses.state.is_terminal():
+        st_ = ses.state
+        if st_.current_player() == CHANCE:
+            ses.roll_digital()
+        elif st_.current_player() == TEAM:
+            ses.record(st_.legal_actions(TEAM)[0], TEAM)
+        else:
+            seat = tv.seats_to_decide(st_)[0]
+            ses.record(cheapest_cross(st_, seat) or PASS, seat=seat)
+        if not toasted and not ses.state.is_terminal() and tv.news(ses.game, ses.events, ses.seat_names):
+            at.run()  # mid-game: the first news comes as a toast
+            assert at.toast, "news during the game comes as a toast"
+            toasted = True
+    at.run()
+    no_exception(at)
+    assert any(s.startswith(("🎉 The team WON", "The team lost")) for s in texts(at, "success") + texts(at, "error"))
+    assert not at.toast, [t.value for t in at.toast]
+
+
+# --------------------------------------------------------------------------- the phone's side column
+def test_the_phone_side_column_counts_without_boxes_so_it_fits_844x390_C_FAIL():
+    from nochmal.ui.panels.seats import seat_status_html
+
+    st_ = tv.make_game("coop", tv.default_sheets("coop", 2), 1).new_state()
+    wide, narrow = seat_status_html(st_, 0), seat_status_html(st_, 0, compact=True)
+    jokers = st_.seats[0].sheet.jokers
+    assert wide.count(">!</span>") == jokers and "failed rolls: <b>0/3</b>" in wide
+    assert ">!</span>" not in narrow and "border:2px solid #c62828" not in narrow  # no boxes to wrap
+    assert f"<b>{jokers}</b>/{jokers}" in narrow and "failed rolls: <b>0/3</b>" in narrow
+    assert not rule_ids(wide + narrow)  # the tooltip says it in words

@@ -3,14 +3,13 @@ streamlit), unit-tested on their own and shown by the dashboard page."""
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 import plotly.graph_objects as go
 
 from nochmal.analytics.calibrate import win_table
 from nochmal.engine.cells import COLUMNS, N_COLS, N_ROWS, cell_index
 from nochmal.engine.coopdata import TABLEAU_KEYS, get_tableau
+from nochmal.engine.ruleids import strip_rule_ids
 
 REASON_SHORT = {
     "mission complete (C-WIN)": "won",
@@ -19,14 +18,10 @@ REASON_SHORT = {
     "mission not complete after turn 27 (C-LOSE)": "mission not done after 27 turns",
 }
 
-#: a rule id in brackets as the engine cites it in a reason ("(C-FAIL)", "(C-GOAL-27)")
-_RULE_IN_BRACKETS = re.compile(r"\s*\((?:R|C)-[A-Z0-9]+(?:-[A-Z0-9]+)*\)")
-
-
 def reason_words(reason: str) -> str:
     """How a game ended, in a chart's words: the short label of a known reason, else the
     reason without the rule ids it cites (a file of an older version may hold other texts)."""
-    return REASON_SHORT.get(reason) or _RULE_IN_BRACKETS.sub("", str(reason)).strip()
+    return REASON_SHORT.get(reason) or strip_rule_ids(str(reason))
 
 
 #: One colour per ending: a win green, the two failed-roll endings red/orange, running out of turns grey.

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from nochmal.engine.cells import COLUMNS, N_COLS, cell_index
 from nochmal.engine.errors import IllegalMoveError, InvalidInputError
+from nochmal.engine.ruleids import RULE_ID_RE, _ID, strip_rule_ids  # noqa: F401 (RULE_ID_RE: for the pages)
 from nochmal.store.events import describe
 
 #: Every rule of ``RULES.md`` a player's entry can break or an outcome can refer to, in one plain
@@ -94,29 +95,10 @@ RULE_WORDS: dict[str, str] = {
           "number of colours.",
 }
 
-#: a rule id standing alone: not a piece of a longer hyphenated word ("N-O-C-H-M-A-L" holds none)
-_ID = r"(?<![\w-])(?:R|C)-[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w-])"
-#: A rule id in a text: ``R-ADJ``, ``C-GOAL-10`` anywhere; a mission id (``M1``..``M5``) only
-#: where it stands as a rule id, in brackets or after "rule" (``M5`` alone is also a cell name).
-RULE_ID_RE = re.compile(rf"{_ID}|(?<=\()M[1-5](?=\))|(?<=\brule )M[1-5]\b|(?<=\brules )M[1-5]\b")
-_ANY_ID = rf"(?:{_ID}|M[1-5])"
-_BRACKETED_IDS = re.compile(rf"\s*\((?:rules?\s+)?{_ANY_ID}(?:\s*(?:,|/|and|or)\s*{_ANY_ID})*\)")
 _ID_PREFIX = re.compile(rf"^\s*{_ID}\s*:\s*")
 _EVENT_PREFIX = re.compile(r"^\s*(?:event \d+ \(\w+\)|action \d+)\s*:\s*")
 _POSITION = re.compile(r"\s*\[(?:sheet=|mode=)[^\]]*\]\s*$")
 _CELL_RE = re.compile(r"\b[A-O][1-7]\b")
-
-
-def strip_rule_ids(text: str) -> str:
-    """``text`` without rule ids: "(R-ADJ)", "(rule C-FAIL)", a leading "R-ORDER: " and bare
-    ids are taken out, and the spaces and punctuation left behind tidied."""
-    out = _BRACKETED_IDS.sub("", text)
-    out = re.sub(rf"(?m)^\s*{_ID}\s*:\s*", "", out)
-    out = re.sub(rf"\b(?:rules?\s+)?{_ID}\s*:?\s*|\brules?\s+M[1-5]\b", "", out)
-    out = re.sub(r"\((?:rules?)?\s*\)", "", out)
-    out = re.sub(r"[ \t]{2,}", " ", out)
-    out = re.sub(r"\s+([.,;:!?)])", r"\1", out)
-    return out.strip()
 
 
 # --------------------------------------------------------------------------- cells

@@ -3,8 +3,6 @@ what passing is called in this variant (Markdown or plain text; no widgets)."""
 
 from __future__ import annotations
 
-import re
-
 from nochmal.engine.cells import COLOURS
 from nochmal.engine.dice import COLOUR_FACES, COLOUR_JOKER, NUMBER_FACES, NUMBER_JOKER
 from nochmal.ui.safe import md
@@ -68,18 +66,6 @@ def dice_text(colours, numbers) -> str:
 def pass_label(game) -> str:
     """The pass button's words: "Pass", or "Failed roll" where a pass marks a failed roll."""
     return game.pass_name.capitalize()
-
-
-#: A rule id of RULES.md (R-ADJ, C-GOAL-10, M5-...) as it appears in the engine's texts.
-RULE_ID = re.compile(r"\b(?:R|C|M[1-5]?)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
-_RULE_IN_BRACKETS = re.compile(r"\s*\((" + RULE_ID.pattern + r")\)")
-
-
-def words_and_rules(text: str) -> tuple[str, list[str]]:
-    """An engine text ("mission complete (C-WIN)") as player words ("mission complete") and the
-    rule ids it cited in brackets (["C-WIN"]), for a "Why?" detail."""
-    rules = [m.group(1) for m in _RULE_IN_BRACKETS.finditer(text)]
-    return _RULE_IN_BRACKETS.sub("", text).strip(), rules
 
 
 def pass_icon(game) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from nochmal.ui.labels import seat_label, words_and_rules
+from nochmal.engine.ruleids import words_and_rules
+from nochmal.ui.labels import seat_label
 from nochmal.ui.safe import md
 from nochmal.ui.panels.mission import mission_panel
 
