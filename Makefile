@@ -5,7 +5,7 @@ PYTEST_ARGS ?=
 # make run SERVE_ARGS="--host 0.0.0.0": other devices on the network may join
 SERVE_ARGS ?=
 
-.PHONY: run test bench measure-table clean
+.PHONY: run test bench measure-table i18n-extract i18n-update i18n-compile clean
 
 $(STAMP): pyproject.toml
 	@if command -v python3.11 >/dev/null 2>&1; then \
@@ -30,6 +30,19 @@ bench: $(STAMP)
 # taps, phone-to-host times and screenshots in test-artifacts/ (CI runs it after the tests)
 measure-table: $(STAMP)
 	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_table.py
+
+# the German and English texts (nochmal/i18n.py): collect the marked texts, merge them into the
+# German catalog (new ones come untranslated: the catalog test fails until they are), compile
+POT := nochmal/data/locale/nochmal.pot
+i18n-extract: $(STAMP)
+	$(VENV)/bin/pybabel extract -F babel.cfg --no-wrap --sort-by-file --project nochmal \
+		-k _ -k N_ -k ngettext:1,2 -k pgettext:1c,2 -o $(POT) nochmal
+
+i18n-update: i18n-extract
+	$(VENV)/bin/pybabel update -i $(POT) -d nochmal/data/locale -D nochmal -l de --no-wrap --ignore-obsolete --no-fuzzy-matching
+
+i18n-compile: $(STAMP)
+	$(VENV)/bin/pybabel compile -d nochmal/data/locale -D nochmal --statistics
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info

@@ -15,6 +15,7 @@ check (``state.check_remembered``).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -22,10 +23,12 @@ import streamlit as st
 
 from nochmal.engine import jsonin
 from nochmal.engine.errors import InvalidInputError
+from nochmal.data.i18n import LANGUAGES, normalize
 
 STORAGE_KEY = "nochmal.device.v1"
 ID_KEY = "nochmal.device-id"
 COOKIE = "nochmal_device"
+LANG_COOKIE = "nochmal_lang"  # the language switch's choice (nochmal.ui.lang reads it)
 #: Games a device remembers at most (newest first).
 MAX_ENTRIES = 50
 #: Longest report read (50 entries of 200 characters are 10 KB).
@@ -42,7 +45,7 @@ CODE_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 JS = r"""
 const KEY = "%(key)s", ID_KEY = "%(id_key)s", COOKIE = "%(cookie)s", MAX = %(max)d, MAX_CHARS = %(max_chars)d;
-const ID_RE = /^[0-9a-f]{8,32}$/, DELAY = 250;
+const ID_RE = /^[0-9a-f]{8,32}$/, DELAY = 250, LANG_COOKIE = "%(lang_cookie)s", LANGS = %(langs)s;
 let lastSent = null;
 
 function get(k) { try { return window.localStorage.getItem(k); } catch (e) { return null; } }
@@ -71,6 +74,10 @@ export default function (component) {
   if (!(typeof id === "string" && ID_RE.test(id))) id = (typeof d.proposed === "string" && ID_RE.test(d.proposed)) ? d.proposed : newId();
   const stored = put(ID_KEY, id);
   try { document.cookie = COOKIE + "=" + id + "; path=/; max-age=315360000; SameSite=Lax"; } catch (e) {}
+  // the language this browser chose with the switch (read by the server when a session starts)
+  if (LANGS.includes(d.lang)) {
+    try { document.cookie = LANG_COOKIE + "=" + d.lang + "; path=/; max-age=315360000; SameSite=Lax"; } catch (e) {}
+  }
   let list = games();
   const ops = Array.isArray(d.ops) ? d.ops : [];
   if (ops.length) {
@@ -91,7 +98,8 @@ export default function (component) {
   const timer = setTimeout(() => { lastSent = report; setStateValue("report", report); }, DELAY);
   return () => clearTimeout(timer);
 }
-""" % {"key": STORAGE_KEY, "id_key": ID_KEY, "cookie": COOKIE, "max": MAX_ENTRIES, "max_chars": MAX_REPORT_CHARS}
+""" % {"key": STORAGE_KEY, "id_key": ID_KEY, "cookie": COOKIE, "max": MAX_ENTRIES, "max_chars": MAX_REPORT_CHARS,
+       "lang_cookie": LANG_COOKIE, "langs": json.dumps(list(LANGUAGES))}
 
 _component = st.components.v2.component("nochmal_device", js=JS, isolate_styles=True)
 HIDE_CSS = "<style>.st-key-nm-device { display: none !important; }</style>"
@@ -164,7 +172,8 @@ def sync() -> None:
     # would race the switch and could rerun the page being left
     ops = [] if ss.get("goto") else list(ss["device_ops"])
     with st.container(key="nm-device"):
-        result = _component(key="nm-device-store", data={"ops": ops, "proposed": ss.get("device")},
+        result = _component(key="nm-device-store", data={"ops": ops, "proposed": ss.get("device"),
+                                                         "lang": normalize(ss.get("lang"))},
                             on_report_change=_noop, width="stretch", height="content")
     raw = result.get("report")
     if raw is not None and raw != ss.get("device_raw"):

@@ -8,8 +8,9 @@ from pathlib import Path
 import streamlit as st
 
 from nochmal.engine.game import CHANCE
+from nochmal.data.i18n import _, pgettext
 
-from . import device, owner, state
+from . import device, lang, owner, state
 from . import tableview as tv
 from .safe import code, md
 
@@ -27,19 +28,23 @@ div[data-testid="stHorizontalBlock"]:has(> div .nm-cellrow) { flex-wrap: nowrap 
 def setup_page() -> None:
     st.set_page_config(page_title="Noch mal! — companion", page_icon="🎲", layout="wide")
     state.init()
+    lang.resolve()  # before anything is written: every text of the run speaks it
     device.sync()  # this browser's device id and remembered games (localStorage)
     owner.accept_link()
     st.markdown(CSS, unsafe_allow_html=True)
 
 
 def pages() -> list:
+    """The pages, titled in the language of this run (the URL paths stay the same)."""
     return [
-        st.Page(str(PAGES_DIR / "start.py"), title="Start", icon="🏁", url_path="start", default=True),
-        st.Page(str(PAGES_DIR / "table.py"), title="Table", icon="🎲", url_path="table"),
-        st.Page(str(PAGES_DIR / "history.py"), title="History", icon="📜", url_path="history"),
-        st.Page(str(PAGES_DIR / "sheets.py"), title="Sheets", icon="🗺️", url_path="sheets"),
-        st.Page(str(PAGES_DIR / "tableaus.py"), title="Tableaus", icon="🎯", url_path="tableaus"),
-        st.Page(str(PAGES_DIR / "dashboard.py"), title="Analytics", icon="📊", url_path="analytics"),
+        st.Page(str(PAGES_DIR / "start.py"), title=pgettext("page", "Start"), icon="🏁", url_path="start",
+                default=True),
+        st.Page(str(PAGES_DIR / "table.py"), title=pgettext("page", "Table"), icon="🎲", url_path="table"),
+        st.Page(str(PAGES_DIR / "history.py"), title=pgettext("page", "History"), icon="📜", url_path="history"),
+        st.Page(str(PAGES_DIR / "sheets.py"), title=pgettext("page", "Sheets"), icon="🗺️", url_path="sheets"),
+        st.Page(str(PAGES_DIR / "tableaus.py"), title=pgettext("page", "Tableaus"), icon="🎯", url_path="tableaus"),
+        st.Page(str(PAGES_DIR / "dashboard.py"), title=pgettext("page", "Analytics"), icon="📊",
+                url_path="analytics"),
     ]
 
 
@@ -51,15 +56,17 @@ FOLLOWS_EVENTS = ("table", "history")
 def sidebar(page) -> None:
     """The sidebar of every page, and the open game's watcher (see :func:`state.watch_game`)."""
     with st.sidebar:
-        st.toggle("Colour-blind mode (letters on cells)", key="colourblind")
+        lang.switch()
+        st.toggle(_("Colour-blind mode (letters on cells)"), key="colourblind")
         opened = state.open_game()
         if opened is not None:
             ses, access = opened
-            st.caption(f"Game **{md(ses.title)}** · id {code(ses.game_id)}")
+            st.caption(_("Game **{title}** · id {id}").format(title=md(ses.title), id=code(ses.game_id)))
             if access == "host":
-                st.caption("Phones join with the QR code or link under **📱 Join with phones** on the Table page.")
+                st.caption(_("Phones join with the QR code or link under **📱 Join with phones** on the Table page."))
             elif state.my_seat() is not None:
-                st.caption(f"This device plays seat {state.my_seat() + 1}: {md(ses.seat_names[state.my_seat()])}")
+                st.caption(_("This device plays seat {seat}: {name}").format(
+                    seat=state.my_seat() + 1, name=md(ses.seat_names[state.my_seat()])))
             seat = state.my_seat()
             gs = ses.state
             busy = seat is not None and not gs.is_terminal() and (
@@ -74,12 +81,12 @@ def game_or_stop():
         lost = state.lost_seat_note()
         if lost:  # this device's seat code was taken over by another device's claim
             st.warning(lost, icon="📱")
-            st.page_link(str(PAGES_DIR / "start.py"), label="Go to Start", icon="🏁")
+            st.page_link(str(PAGES_DIR / "start.py"), label=_("Go to Start"), icon="🏁")
             st.stop()
         if st.session_state.get("access_note"):
             st.warning(st.session_state["access_note"])
-        st.info("No game is open. Start a new one or open one with its id and code on the **Start** page.")
-        st.page_link(str(PAGES_DIR / "start.py"), label="Go to Start", icon="🏁")
+        st.info(_("No game is open. Start a new one or open one with its id and code on the **Start** page."))
+        st.page_link(str(PAGES_DIR / "start.py"), label=_("Go to Start"), icon="🏁")
         st.stop()
     return opened
 
