@@ -571,3 +571,29 @@ def test_the_phone_side_column_counts_without_boxes_so_it_fits_844x390_C_FAIL():
     assert ">!</span>" not in narrow and "border:2px solid #c62828" not in narrow  # no boxes to wrap
     assert f"<b>{jokers}</b>/{jokers}" in narrow and "failed rolls: <b>0/3</b>" in narrow
     assert not rule_ids(wide + narrow)  # the tooltip says it in words
+
+
+# --------------------------------------------------------------------------- the goal checks at the end
+def test_the_outcome_names_every_check_s_penalty_C_GOAL_27(env):
+    """A missed turn-27 goal costs every seat a failed roll: the outcome says so (it used to show
+    "-", which the table drew as a bullet), and a met check shows a dash."""
+    for seed in range(1, 40):  # the first seeded game that reaches the last check and misses it
+        ses = make(env, mode="coop", players=3, kind="digital", seed=seed)
+        while not ses.state.is_terminal():
+            st_ = ses.state
+            if st_.current_player() == CHANCE:
+                ses.roll_digital()
+            elif st_.current_player() == TEAM:
+                ses.record(st_.legal_actions(TEAM)[0], TEAM)
+            else:
+                seat = tv.seats_to_decide(st_)[0]
+                ses.record(cheapest_cross(st_, seat) or PASS, seat=seat)
+        checks = ses.state.outcome().to_json()["checks"]
+        if "27" in checks and not checks["27"]["met"]:
+            break
+    assert "27" in checks and not checks["27"]["met"], checks
+    at = host_table(ses)
+    table = next(t.value for t in at.table if "penalty" in t.value.columns)
+    penalties = dict(zip(table["after turn"].astype(int), table["penalty"]))
+    assert penalties[27] == "a failed roll for every seat", penalties
+    assert all(p not in ("-", "") for p in penalties.values()), penalties

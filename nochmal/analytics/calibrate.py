@@ -19,8 +19,23 @@ import math
 from pathlib import Path
 
 from nochmal.engine.version import RULES_VERSION
+from nochmal.data.i18n import DEFAULT, _, language, percent, pgettext
 from nochmal.engine.coopdata import get_mission, get_tableau
 from nochmal.engine.missions import requirement_count
+
+
+def pct(share: float) -> str:
+    """``share`` as a whole percentage in the language in force; in English exactly as
+    ``f"{share:.0%}"`` writes it (the CLI's report stays byte for byte what it was)."""
+    return f"{share:.0%}" if language() == DEFAULT else percent(share)
+
+
+def verdict_words(verdict: str) -> str:
+    """The report's answer to "harder 1->5?" ("yes", "no", "not clearly": the values kept in
+    the report's data) in the language in force."""
+    words = {"yes": pgettext("harder", "yes"), "no": pgettext("harder", "no"),
+             "not clearly": pgettext("harder", "not clearly")}
+    return words.get(verdict, verdict)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -49,7 +64,7 @@ def win_table(df):
 
 def _done_count(mission_done: str, kind: str) -> int:
     for part in str(mission_done).split(";"):
-        k, _, items = part.partition(":")
+        k, _sep, items = part.partition(":")
         if k == kind:
             return len([x for x in items.split(",") if x])
     return 0
@@ -108,12 +123,18 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
     best_policy = wt.groupby("policy")["win_rate"].mean().idxmax()
     best = wt[wt["policy"] == best_policy]
     versions = results_rules_versions(df)
-    lines = [f"# Calibration of the co-op tableaus", "",
-             f"Policy: **{best_policy}** (highest mean win rate among {', '.join(sorted(wt['policy'].unique()))}); "
-             f"{int(best['games'].sum())} games; rules version {', '.join(map(str, versions))}"
-             + ("" if versions == [RULES_VERSION] else f" (this program plays rules version {RULES_VERSION})") + ".", "",
-             "## Win rate by mission and player count (95% interval)", "",
-             "| players | " + " | ".join(f"M{m}" for m in range(1, 6)) + " | harder 1→5? |",
+    players = pgettext("report column", "players")
+    about = {"policy": best_policy, "policies": ", ".join(sorted(wt["policy"].unique())),
+             "games": int(best["games"].sum()), "versions": ", ".join(map(str, versions)), "current": RULES_VERSION}
+    if versions == [RULES_VERSION]:
+        head = _("Policy: **{policy}** (highest mean win rate among {policies}); {games} games; "
+                 "rules version {versions}.").format(**about)
+    else:
+        head = _("Policy: **{policy}** (highest mean win rate among {policies}); {games} games; "
+                 "rules version {versions} (this program plays rules version {current}).").format(**about)
+    lines = [_("# Calibration of the co-op tableaus"), "", head, "",
+             _("## Win rate by mission and player count (95% interval)"), "",
+             f"| {players} | " + " | ".join(f"M{m}" for m in range(1, 6)) + f" | {_('harder 1→5?')} |",
              "|---|" + "---|" * 6]
     verdicts = {}
     for n in sorted(best["players"].unique()):
@@ -126,15 +147,16 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
                 continue
             r = r.iloc[0]
             rates.append((m, r["win_rate"], r["ci_low"], r["ci_high"]))
-            cells.append(f"{r['win_rate']:.0%} ({r['ci_low']:.0%}–{r['ci_high']:.0%})")
+            cells.append(f"{pct(r['win_rate'])} ({pct(r['ci_low'])}–{pct(r['ci_high'])})")
         inversions = [(a[0], b[0]) for a, b in zip(rates, rates[1:]) if b[1] > a[1]]
         sure = [(a[0], b[0]) for a, b in zip(rates, rates[1:]) if b[2] > a[3]]
         verdict = "yes" if not inversions else ("no" if sure else "not clearly")
         verdicts[int(n)] = {"harder": verdict, "inversions": inversions, "significant_inversions": sure}
-        lines.append(f"| {n} | " + " | ".join(cells) + f" | {verdict}" +
+        lines.append(f"| {n} | " + " | ".join(cells) + f" | {verdict_words(verdict)}" +
                      (f" (M{'/M'.join(f'{a}<M{b}' for a, b in inversions)})" if inversions else "") + " |")
-    lines += ["", "## Interim goals met (share of games that reached the check)", "",
-              "| players | after 10 | after 19 | after 27 |", "|---|---|---|---|"]
+    lines += ["", _("## Interim goals met (share of games that reached the check)"), "",
+              f"| {players} | " + " | ".join(_("after {turn}").format(turn=t) for t in (10, 19, 27)) + " |",
+              "|---|---|---|---|"]
     goals = {}
     for n in sorted(df["players"].unique()):
         sub = df[(df["players"] == n) & (df["policy"] == best_policy)]
@@ -144,14 +166,17 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
             col = sub[f"points_{t}"].dropna()
             met = float((col >= tab.value(f"goal_{t}")).mean()) if len(col) else float("nan")
             goals.setdefault(int(n), {})[t] = {"reached": int(len(col)), "met": met, "goal": tab.value(f"goal_{t}")}
-            row.append("–" if not len(col) else f"{met:.0%} of {len(col)} (goal {tab.value(f'goal_{t}')})")
+            row.append("–" if not len(col) else _("{share} of {games} (goal {goal})").format(
+                share=pct(met), games=len(col), goal=tab.value(f"goal_{t}")))
         lines.append(f"| {n} | " + " | ".join(row) + " |")
-    lines += ["", "## Why games were lost", ""]
+    lines += ["", _("## Why games were lost"), ""]
     lost = df[(df["policy"] == best_policy) & (~df["won"].astype(bool))]
     for reason, k in lost["reason"].value_counts().items():
-        lines.append(f"- {reason}: {k} ({k / max(1, len(df[df['policy'] == best_policy])):.0%} of games)")
-    lines += ["", f"## Suggested mission counts for the ladder {', '.join(f'{x:.0%}' for x in ladder)} (M1..M5)", "",
-              "| players | " + " | ".join(f"M{m}" for m in range(1, 6)) + " |", "|---|" + "---|" * 5]
+        share = pct(k / max(1, len(df[df["policy"] == best_policy])))
+        lines.append("- " + _("{reason}: {games} ({share} of games)").format(reason=reason, games=k, share=share))
+    lines += ["", _("## Suggested mission counts for the ladder {ladder} (M1..M5)").format(
+                  ladder=", ".join(pct(x) for x in ladder)), "",
+              f"| {players} | " + " | ".join(f"M{m}" for m in range(1, 6)) + " |", "|---|" + "---|" * 5]
     suggestions = {}
     for n in sorted(best["players"].unique()):
         tab = get_tableau(int(n))
@@ -169,12 +194,14 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
             est = estimate_counts(sub, mission, tab, ci)
             target = ladder[m - 1]
             k_best = min(est, key=lambda k: (abs(est[k] - target), -k))
-            note = " (wants more than now: not estimable from these games)" if k_best == current and est[current] > target else ""
+            note = (" " + _("(wants more than now: not estimable from these games)")
+                    if k_best == current and est[current] > target else "")
             suggestions.setdefault(int(n), {})[m] = {"key": req.count, "current": current, "suggested": k_best,
                                                      "estimates": est, "target": target}
-            cells.append(f"{req.count}={k_best} (now {current}, est. {est[k_best]:.0%}){note}")
+            cells.append(_("{key}={count} (now {current}, est. {share})").format(
+                key=req.count, count=k_best, current=current, share=pct(est[k_best])) + note)
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
-    lines += ["", "Estimates for lower counts assume the bots would have played the same way; verify a "
-              "suggested tableau with `nochmal sweep --tableau FILE`."]
+    lines += ["", _("Estimates for lower counts assume the bots would have played the same way; verify a "
+                    "suggested tableau with `nochmal sweep --tableau FILE`.")]
     return {"policy": best_policy, "win_table": best.to_dict(orient="records"), "harder": verdicts,
             "goals": goals, "suggestions": suggestions, "rules_versions": versions, "text": "\n".join(lines) + "\n"}

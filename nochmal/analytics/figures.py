@@ -3,25 +3,77 @@ streamlit), unit-tested on their own and shown by the dashboard page."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import plotly.graph_objects as go
 
-from nochmal.analytics.calibrate import win_table
+from nochmal.analytics.calibrate import pct, win_table
 from nochmal.engine.cells import COLUMNS, N_COLS, N_ROWS, cell_index
 from nochmal.engine.coopdata import TABLEAU_KEYS, get_tableau
 from nochmal.engine.ruleids import strip_rule_ids
+from nochmal.data.i18n import N_, _, ngettext, pgettext
+from nochmal.data.i18n import _ as tr  # tr(TABLE[key]): a text of a table, marked there with N_()
 
+#: The engine's reasons (English, with the rule ids they cite) -> a chart's short label. The
+#: labels stay English in the data (they key the colours); :func:`reason_label` translates.
 REASON_SHORT = {
-    "mission complete (C-WIN)": "won",
-    "a third failed roll (C-FAIL)": "third failed roll",
-    "a third failed roll at the final check (C-GOAL-27)": "failed roll at the final check",
-    "mission not complete after turn 27 (C-LOSE)": "mission not done after 27 turns",
+    "mission complete (C-WIN)": N_("won"),
+    "a third failed roll (C-FAIL)": N_("third failed roll"),
+    "a third failed roll at the final check (C-GOAL-27)": N_("failed roll at the final check"),
+    "mission not complete after turn 27 (C-LOSE)": N_("mission not done after 27 turns"),
 }
+#: The engine's reasons -> the reason in words (the report's "Why games were lost").
+REASON_WORDS = {
+    "mission complete (C-WIN)": N_("mission complete"),
+    "a third failed roll (C-FAIL)": N_("a third failed roll"),
+    "a third failed roll at the final check (C-GOAL-27)": N_("a third failed roll at the final check"),
+}
+_NOT_COMPLETE = re.compile(r"mission not complete after turn (\d+) \(C-LOSE\)")
+_NOT_COMPLETE_WORDS = re.compile(r"mission not complete after turn (\d+)")  # the same without its rule id
+
 
 def reason_words(reason: str) -> str:
     """How a game ended, in a chart's words: the short label of a known reason, else the
-    reason without the rule ids it cites (a file of an older version may hold other texts)."""
+    reason without the rule ids it cites (a file of an older version may hold other texts).
+    English: the label keys :data:`REASON_COLOURS`; :func:`reason_label` shows it."""
     return REASON_SHORT.get(reason) or strip_rule_ids(str(reason))
+
+
+def reason_label(words: str) -> str:
+    """A label of :func:`reason_words` in the language in force (an unknown text as it is)."""
+    if words in REASON_COLOURS:
+        return tr(words)
+    late = _NOT_COMPLETE_WORDS.fullmatch(words)
+    if late:
+        return _("mission not complete after turn {turn}").format(turn=late.group(1))
+    return words
+
+
+def reason_text(reason: str) -> str:
+    """An engine's reason in words, in the language in force (English: the reason without its
+    rule ids); a text of an older version it does not know stays as it is, without rule ids."""
+    reason = str(reason)
+    if reason in REASON_WORDS:
+        return tr(REASON_WORDS[reason])
+    late = _NOT_COMPLETE.fullmatch(reason)
+    if late:
+        return _("mission not complete after turn {turn}").format(turn=late.group(1))
+    return strip_rule_ids(reason)
+
+
+def provenance_words(provenance: str) -> str:
+    """A provenance ("rulebook", "rulebook+derived", ...: the values of a tableau file's
+    ``provenance``) in the language in force."""
+    words = {"rulebook": pgettext("value provenance", "rulebook"), "derived": pgettext("value provenance", "derived"),
+             "user": pgettext("value provenance", "user")}
+    return "+".join(words.get(p, p) for p in str(provenance).split("+"))
+
+
+def tableaus_words(text: str) -> str:
+    """Tableaus as the results name them ("tableau-3 (rulebook+derived), tableau-3 (user)")
+    with their provenance in the language in force."""
+    return re.sub(r"\(([^()]*)\)", lambda m: f"({provenance_words(m.group(1))})", str(text))
 
 
 #: One colour per ending: a win green, the two failed-roll endings red/orange, running out of turns grey.
@@ -54,24 +106,25 @@ def win_rate_heatmap(df: pd.DataFrame, policy: str | None = None) -> go.Figure:
     missions = sorted(wt["mission"].unique())
     z, text = [], []
     for n in players:
-        zr, tr = [], []
+        zr, texts = [], []
         for m in missions:
             r = wt[(wt["players"] == n) & (wt["mission"] == m)]
             if r.empty:
                 zr.append(None)
-                tr.append("")
+                texts.append("")
             else:
                 r = r.iloc[0]
                 zr.append(r["win_rate"])
-                tr.append(f"{r['win_rate']:.0%}<br>({r['ci_low']:.0%}–{r['ci_high']:.0%})<br>n={r['games']}")
+                texts.append(f"{pct(r['win_rate'])}<br>({pct(r['ci_low'])}–{pct(r['ci_high'])})<br>n={r['games']}")
         z.append(zr)
-        text.append(tr)
-    fig = go.Figure(go.Heatmap(z=z, x=[f"M{m}" for m in missions], y=[f"{n} pl." for n in players], text=text,
-                               texttemplate="%{text}", zmin=0, zmax=1, colorscale="RdYlGn",
-                               colorbar={"title": "win rate", "tickformat": ".0%"},
+        text.append(texts)
+    fig = go.Figure(go.Heatmap(z=z, x=[f"M{m}" for m in missions], y=[_("{n} pl.").format(n=n) for n in players],
+                               text=text, texttemplate="%{text}", zmin=0, zmax=1, colorscale="RdYlGn",
+                               colorbar={"title": pgettext("chart", "win rate"), "tickformat": ".0%"},
                                hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
-    fig.update_layout(title=f"Win rate by mission and player count ({policy}, 95% intervals)",
-                      xaxis_title="mission", yaxis_title="players", height=max(320, 140 + 75 * len(players)))
+    fig.update_layout(title=_("Win rate by mission and player count ({policy}, 95% intervals)").format(policy=policy),
+                      xaxis_title=pgettext("chart", "mission"), yaxis_title=pgettext("chart", "players"),
+                      height=max(320, 140 + 75 * len(players)))
     return fig
 
 
@@ -83,10 +136,11 @@ def loss_reasons(df: pd.DataFrame) -> go.Figure:
     share = tab.div(tab.sum(axis=1), axis=0)
     fig = go.Figure()
     for why in share.columns:
-        fig.add_bar(x=[f"M{m}" for m in share.index], y=share[why], name=why,
-                    marker_color=REASON_COLOURS.get(why), hovertemplate=f"{why}: %{{y:.0%}}<extra></extra>")
-    fig.update_layout(barmode="stack", title="How games ended, by mission", yaxis_tickformat=".0%",
-                      xaxis_title="mission", yaxis_title="share of games", height=400)
+        label = reason_label(why)
+        fig.add_bar(x=[f"M{m}" for m in share.index], y=share[why], name=label,
+                    marker_color=REASON_COLOURS.get(why), hovertemplate=f"{label}: %{{y:.0%}}<extra></extra>")
+    fig.update_layout(barmode="stack", title=_("How games ended, by mission"), yaxis_tickformat=".0%",
+                      xaxis_title=pgettext("chart", "mission"), yaxis_title=_("share of games"), height=400)
     return fig
 
 
@@ -105,16 +159,19 @@ def points_vs_goals(df: pd.DataFrame) -> go.Figure:
                 lo.append(col.median() - col.quantile(0.25))
                 hi.append(col.quantile(0.75) - col.median())
         colour = PLAYER_COLOURS[(int(n) - 1) % len(PLAYER_COLOURS)]
-        fig.add_scatter(x=xs, y=med, mode="lines+markers", name=f"{n} pl. points", line={"color": colour},
+        fig.add_scatter(x=xs, y=med, mode="lines+markers", name=_("{n} pl. points").format(n=n), line={"color": colour},
                         error_y={"type": "data", "array": hi, "arrayminus": lo, "color": colour})
         tab = get_tableau(int(n))
         # the goals in the same colour, dotted, with hollow diamonds: visible next to the points
         fig.add_scatter(x=[10, 19, 27], y=[tab.value("goal_10"), tab.value("goal_19"), tab.value("goal_27")],
                         mode="lines+markers", line={"color": colour, "dash": "dot", "width": 2},
                         marker={"symbol": "diamond-open", "size": 12, "line": {"width": 2}, "color": colour},
-                        name=f"{n} pl. goal", hovertemplate=f"{n} pl. goal after turn %{{x}}: %{{y}}<extra></extra>")
-    fig.update_layout(title="Team points at the interim checks (median, quartiles) against the goals",
-                      xaxis={"title": "turn", "tickvals": [10, 19, 27]}, yaxis_title="team points", height=420)
+                        name=_("{n} pl. goal").format(n=n),
+                        hovertemplate=_("{n} pl. goal after turn {turn}: {points}").format(n=n, turn="%{x}", points="%{y}")
+                        + "<extra></extra>")
+    fig.update_layout(title=_("Team points at the interim checks (median, quartiles) against the goals"),
+                      xaxis={"title": pgettext("chart", "turn"), "tickvals": [10, 19, 27]},
+                      yaxis_title=pgettext("chart", "team points"), height=420)
     return fig
 
 
@@ -129,16 +186,18 @@ def completion_turns(df: pd.DataFrame) -> go.Figure:
     rows = max(1, len(missions))
     counts = {m: int((won["mission"] == m).sum()) for m in missions}
     fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=min(0.08, 0.3 / rows),
-                        subplot_titles=[f"Mission {m}: {counts[m]} won game{'s' * (counts[m] != 1)}"
+                        subplot_titles=[ngettext("Mission {mission}: {n} won game", "Mission {mission}: {n} won games",
+                                                 counts[m]).format(mission=m, n=counts[m])
                                         for m in missions] or None)
     for r, m in enumerate(missions, 1):
         fig.add_trace(go.Histogram(x=won[won["mission"] == m]["turns"], name=f"M{m}", showlegend=False,
                                    xbins={"start": 0.5, "end": 27.5, "size": 1},
-                                   hovertemplate=f"M{m}, turn %{{x}}: %{{y}} games<extra></extra>"), row=r, col=1)
-        fig.update_yaxes(title_text="games", row=r, col=1)
+                                   hovertemplate=_("M{mission}, turn {turn}: {games} games").format(
+                                       mission=m, turn="%{x}", games="%{y}") + "<extra></extra>"), row=r, col=1)
+        fig.update_yaxes(title_text=pgettext("chart", "games"), row=r, col=1)
     fig.update_xaxes(range=[0.5, 27.5], dtick=3)
-    fig.update_xaxes(title_text="turn", row=rows, col=1)
-    fig.update_layout(title="Turn in which the mission was completed (won games), one panel per mission",
+    fig.update_xaxes(title_text=pgettext("chart", "turn"), row=rows, col=1)
+    fig.update_layout(title=_("Turn in which the mission was completed (won games), one panel per mission"),
                       height=140 + 120 * rows, bargap=0.1)
     return fig
 
@@ -166,9 +225,10 @@ def cell_frequency(df: pd.DataFrame, sheet_id: str) -> go.Figure:
     z = [[c / seats if seats else 0 for c in row] for row in counts]
     text = [[("★" if sheet.star_mask >> (r * N_COLS + c) & 1 else "") for c in range(N_COLS)] for r in range(N_ROWS)]
     fig = go.Figure(go.Heatmap(z=z, x=list(COLUMNS), y=list(sheet.spec.row_labels), text=text, texttemplate="%{text}",
-                               colorscale="Blues", zmin=0, zmax=1, colorbar={"title": "crossed", "tickformat": ".0%"},
+                               colorscale="Blues", zmin=0, zmax=1,
+                               colorbar={"title": pgettext("chart", "crossed"), "tickformat": ".0%"},
                                hovertemplate="%{x}%{y}: %{z:.0%}<extra></extra>"))
-    fig.update_layout(title=f"How often each cell of {sheet_id} was crossed ({seats} sheets)",
+    fig.update_layout(title=_("How often each cell of {sheet} was crossed ({n} sheets)").format(sheet=sheet_id, n=seats),
                       yaxis={"autorange": "reversed"}, height=360)
     return fig
 
@@ -187,8 +247,9 @@ def policies_compared(df: pd.DataFrame) -> go.Figure:
         fig.add_bar(x=[f"M{m}" for m in sub["mission"]], y=rate, name=pol,
                     error_y={"type": "data", "array": [c[1] - r for c, r in zip(ci, rate)],
                              "arrayminus": [r - c[0] for c, r in zip(ci, rate)]})
-    fig.update_layout(barmode="group", title="Policies compared: win rate by mission (95% intervals)",
-                      yaxis_tickformat=".0%", xaxis_title="mission", yaxis_title="win rate", height=400)
+    fig.update_layout(barmode="group", title=_("Policies compared: win rate by mission (95% intervals)"),
+                      yaxis_tickformat=".0%", xaxis_title=pgettext("chart", "mission"),
+                      yaxis_title=pgettext("chart", "win rate"), height=400)
     return fig
 
 
@@ -200,10 +261,10 @@ def tableau_comparison(players: int, user_values: dict[str, int] | None = None) 
     current = get_tableau(players)
     other = user_values or {k: current.value(k) for k in TABLEAU_KEYS}
     fig = go.Figure()
-    fig.add_bar(x=list(TABLEAU_KEYS), y=[shipped.value(k) for k in TABLEAU_KEYS], name="shipped stand-in",
-                text=[getattr(shipped, k).provenance for k in TABLEAU_KEYS], textposition="outside")
-    fig.add_bar(x=list(TABLEAU_KEYS), y=[other[k] for k in TABLEAU_KEYS], name="yours / in use")
-    fig.update_layout(barmode="group", title=f"Tableau for {players} players: yours against the stand-in",
+    fig.add_bar(x=list(TABLEAU_KEYS), y=[shipped.value(k) for k in TABLEAU_KEYS], name=_("shipped stand-in"),
+                text=[provenance_words(getattr(shipped, k).provenance) for k in TABLEAU_KEYS], textposition="outside")
+    fig.add_bar(x=list(TABLEAU_KEYS), y=[other[k] for k in TABLEAU_KEYS], name=_("yours / in use"))
+    fig.update_layout(barmode="group", title=_("Tableau for {n} players: yours against the stand-in").format(n=players),
                       height=380)
     return fig
 
@@ -217,8 +278,8 @@ def tableau_win_rates(df: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     for tab in sorted(g["tab"].unique()):
         sub = g[g["tab"] == tab]
-        fig.add_bar(x=[f"M{m}" for m in sub["mission"]], y=sub["won"], name=tab)
-    fig.update_layout(barmode="group", title="Win rate by tableau", yaxis_tickformat=".0%", height=380)
+        fig.add_bar(x=[f"M{m}" for m in sub["mission"]], y=sub["won"], name=tableaus_words(tab))
+    fig.update_layout(barmode="group", title=_("Win rate by tableau"), yaxis_tickformat=".0%", height=380)
     return fig
 
 

@@ -11,11 +11,19 @@ from __future__ import annotations
 import streamlit as st
 
 from nochmal.engine.errors import IllegalMoveError, InvalidInputError, NochmalError
+from nochmal.data.i18n import N_, _
 from nochmal.store.db import ConflictError, StoreError
+from nochmal.store.session import SeatTakenError
 from nochmal.ui import explain, state
 from nochmal.ui.safe import md
 
-CONFLICT_TEXT = "Someone else entered first — refreshed. Check the table and enter again if needed."
+#: the English text; pages show :func:`conflict_text` (in the page's language)
+CONFLICT_TEXT = N_("Someone else entered first — refreshed. Check the table and enter again if needed.")
+
+
+def conflict_text() -> str:
+    """:data:`CONFLICT_TEXT` in the page's language."""
+    return _("Someone else entered first — refreshed. Check the table and enter again if needed.")
 
 
 def run_action(do, success: str | None = None, refusal: tuple[int, str] | None = None) -> None:
@@ -25,8 +33,8 @@ def run_action(do, success: str | None = None, refusal: tuple[int, str] | None =
     next to the grid (:func:`refused_here`) and as a toast rather than at the top."""
     opened = state.open_game()
     if opened is None:
-        state.flash("error", "This device has no game open any more (its code no longer opens it). "
-                             "Open it again from Start.")
+        state.flash("error", _("This device has no game open any more (its code no longer opens it). "
+                               "Open it again from Start."))
         return
     ses, access = opened
     st.session_state.pop("refusal", None)
@@ -35,7 +43,7 @@ def run_action(do, success: str | None = None, refusal: tuple[int, str] | None =
         msg = do(ses, access)
     except ConflictError:
         st.session_state["selected_cells"] = []
-        state.flash("warning", CONFLICT_TEXT)
+        state.flash("warning", conflict_text())
         return
     except (IllegalMoveError, InvalidInputError) as err:
         seat = refusal[0] if refusal else None
@@ -45,7 +53,11 @@ def run_action(do, success: str | None = None, refusal: tuple[int, str] | None =
             st.session_state["refusal"] = {"seat": refusal[0], "roll": refusal[1], "words": r.words, "why": r.why}
             st.session_state["toast"] = r.words
         else:
-            state.flash("error", f"Not allowed: {md(r.words)}")
+            state.flash("error", _("Not allowed: {words}").format(words=md(r.words)))
+        return
+    except SeatTakenError as err:  # the store's text, in the page's language
+        state.flash("error", md(_("seat {seat}: this seat was just claimed by another device — try again")
+                                .format(seat=err.seat + 1)))
         return
     except (NochmalError, StoreError) as err:
         state.flash("error", md(err))

@@ -26,6 +26,7 @@ import threading
 
 import streamlit as st
 
+from nochmal.data.i18n import _
 from nochmal.store import access
 from nochmal.cli.serve import OWNER_CODE_ENV as ENV_CODE
 from nochmal.cli.serve import OWNER_LOCAL_ENV as ENV_LOCAL
@@ -97,25 +98,26 @@ def try_code(given: object) -> str | None:
     Returns None if accepted, else what to tell the person."""
     given = str(given or "").strip()
     if not given:
-        return "Enter the owner code first."
+        return _("Enter the owner code first.")
     key = ("owner", client_address() or "local")
     name, wait = _throttle().check(given, {"owner": owner_code()}, key)
     if name is not None:
         st.session_state[SESSION_KEY] = given
         return None
     if wait > 0:
-        return (f"Too many wrong owner codes from this device: wait {math.ceil(wait)} s, then try again. "
-                f"Nothing was changed.")
-    return "That is not the owner code (it was printed in the terminal where the app was started)."
+        return _("Too many wrong owner codes from this device: wait {seconds} s, then try again. "
+                 "Nothing was changed.").format(seconds=math.ceil(wait))
+    return _("That is not the owner code (it was printed in the terminal where the app was started).")
 
 
 def refusal(action: str) -> str | None:
     """None if this browser is the owner's, else the message a write callback shows instead of
-    doing ``action`` (e.g. "Saving a user sheet")."""
+    doing ``action`` (e.g. "Saving a user sheet", already in the page's language)."""
     if is_owner():
         return None
-    return (f"{action} needs the app owner's code on this device: enter it in the owner-code field on this "
-            f"page (it was printed in the terminal where the app was started). Nothing was changed.")
+    return _("{action} needs the app owner's code on this device: enter it in the owner-code field on this "
+             "page (it was printed in the terminal where the app was started). Nothing was changed.").format(
+                 action=action)
 
 
 def accept_link() -> None:
@@ -128,20 +130,20 @@ def accept_link() -> None:
     given = st.query_params.get(LINK_PARAM, "")
     del st.query_params[LINK_PARAM]
     problem = try_code(given)
-    st.toast(f"Owner link: {problem}" if problem else
-             "Owner code accepted: this browser may change sheets, tableaus and imports until it is closed.",
+    st.toast(_("Owner link: {problem}").format(problem=problem) if problem else
+             _("Owner code accepted: this browser may change sheets, tableaus and imports until it is closed."),
              icon="⚠️" if problem else "🔓")
 
 
 def _entered() -> None:
     problem = try_code(st.session_state.get(ENTRY_KEY, ""))
     st.session_state[MESSAGE_KEY] = ("error", problem) if problem else (
-        "success", "Owner code accepted for this browser session.")
+        "success", _("Owner code accepted for this browser session."))
 
 
 def _forget() -> None:
     st.session_state.pop(SESSION_KEY, None)
-    st.session_state[MESSAGE_KEY] = ("success", "This browser no longer holds the owner code.")
+    st.session_state[MESSAGE_KEY] = ("success", _("This browser no longer holds the owner code."))
 
 
 def _show_message() -> None:
@@ -152,24 +154,25 @@ def _show_message() -> None:
 
 
 def owner_gate(what: str) -> bool:
-    """The owner-code field for a page whose ``what`` (e.g. "saving and deleting user sheets")
-    needs the owner; returns whether this browser is the owner's. On the machine itself nothing
-    is shown. Whatever it shows sits in one container, so the elements after it keep their
-    place (a browser would otherwise reset the tabs below when the gate opens)."""
+    """The owner-code field for a page whose ``what`` (e.g. "saving and deleting user sheets", in
+    the page's language) needs the owner; returns whether this browser is the owner's. On the
+    machine itself nothing is shown. Whatever it shows sits in one container, so the elements
+    after it keep their place (a browser would otherwise reset the tabs below when the gate
+    opens)."""
     owner = is_owner()
     with st.container(border=not owner, key="owner-gate"):
         if owner:
             if st.session_state.get(SESSION_KEY) and (local_needs_code() or not is_local(client_address())):
                 c1, c2 = st.columns([4, 1], vertical_alignment="center")
-                c1.caption("🔓 This browser holds the owner code: it may change the settings every game uses.")
-                c2.button("Forget the code", key="owner_forget", on_click=_forget)
+                c1.caption(_("🔓 This browser holds the owner code: it may change the settings every game uses."))
+                c2.button(_("Forget the code"), key="owner_forget", on_click=_forget)
             _show_message()
             return True
-        st.markdown(f"🔒 **This device needs the app owner's code for {what}.** Reading stays open. The code was "
-                    f"printed in the terminal where the app was started.")
+        st.markdown(_("🔒 **This device needs the app owner's code for {what}.** Reading stays open. The code was "
+                      "printed in the terminal where the app was started.").format(what=what))
         with st.form("owner-form", clear_on_submit=True, border=False):
             c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-            c1.text_input("Owner code", type="password", key=ENTRY_KEY, autocomplete="off")
-            c2.form_submit_button("Unlock", key="owner_unlock", on_click=_entered)
+            c1.text_input(_("Owner code"), type="password", key=ENTRY_KEY, autocomplete="off")
+            c2.form_submit_button(_("Unlock"), key="owner_unlock", on_click=_entered)
         _show_message()
     return False

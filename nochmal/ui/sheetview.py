@@ -6,7 +6,9 @@ from collections.abc import Sequence
 
 from nochmal.engine.cells import COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS
 from nochmal.engine.sheet import Sheet
+from nochmal.data.i18n import N_, _, pgettext
 from .explain import cell_label
+from .labels import colour_name, translated
 from .safe import html_text as escape
 
 PALETTE = {  # fill, text
@@ -16,15 +18,15 @@ PALETTE = {  # fill, text
     3: ("#e9558d", "#3a0016"),  # red (printed pink)
     4: ("#f2922f", "#3a1b00"),  # orange
 }
-COLOUR_NAMES = ("yellow", "green", "blue", "red", "orange")
+COLOUR_NAMES = ("yellow", "green", "blue", "red", "orange")  # the data-colour attribute (not shown)
 
 
 #: how a marked value is drawn: circled (scored), struck (no longer available)
 CIRCLED = ("display:inline-block;min-width:1.5em;height:1.5em;line-height:1.5em;box-sizing:border-box;"
            "border:2px solid #111;border-radius:50%;font-weight:800")
 STRUCK = "text-decoration:line-through;opacity:.45"
-MARK_WORDS = {"first": "completed first", "later": "completed later", "gone": "first value gone",
-              "done": "completed"}
+MARK_WORDS = {"first": N_("completed first"), "later": N_("completed later"), "gone": N_("first value gone"),
+              "done": N_("completed")}
 
 
 def _value(value: int, style: str) -> str:
@@ -37,7 +39,9 @@ def points_cell(first: int, later: int, mark: str | None, size: int, what: str, 
     "later" strikes it and circles the later one, "gone" strikes the first value."""
     first_style = CIRCLED if mark == "first" else STRUCK if mark in ("later", "gone") else ""
     later_style = CIRCLED if mark == "later" else "opacity:.6"
-    tip = f"{what}: {first} first, {later} later" + (f" ({MARK_WORDS[mark]})" if mark in MARK_WORDS else "")
+    tip = _("{what}: {first} first, {later} later").format(what=what, first=first, later=later)
+    if mark in MARK_WORDS:
+        tip += " (" + translated(MARK_WORDS[mark]) + ")"
     return (f'<td{attrs} title="{escape(tip)}" data-mark="{escape(mark or "")}" '
             f'style="text-align:center;font-size:{size * 0.42:.0f}px{style}">{_value(first, first_style)}<br>'
             f'{_value(later, later_style)}</td>')
@@ -51,9 +55,11 @@ def bonus_cell(colour: int, mark: str | None, bonus: tuple[int, int], size: int)
     attrs = f' class="nm-bonus" data-colour="{name}"'
     style = f";background:{fill};color:{ink};border-radius:4px;min-width:{size * 1.3:.0f}px"
     if any(bonus) and mark != "done":
-        return points_cell(bonus[0], bonus[1], mark, size, f"{name} bonus", attrs=attrs, style=style)
+        return points_cell(bonus[0], bonus[1], mark, size, _("{colour} bonus").format(colour=colour_name(colour)),
+                           attrs=attrs, style=style)
     done = mark == "done"
-    return (f'<td{attrs} data-mark="{"done" if done else ""}" title="{name} {"completed" if done else "not completed"}" '
+    tip = (_("{colour} completed") if done else _("{colour} not completed")).format(colour=colour_name(colour))
+    return (f'<td{attrs} data-mark="{"done" if done else ""}" title="{escape(tip)}" '
             f'style="text-align:center;font-size:{size * 0.42:.0f}px{style}">{"✓" if done else ""}</td>')
 
 
@@ -81,10 +87,11 @@ def sheet_html(sheet: Sheet, crossed: int = 0, *, selected: int = 0, highlight: 
         out.append(f'<div style="font-weight:600;margin:2px 0">{escape(title)}</div>')
     out.append(f'<table class="nm-sheet" role="grid" aria-label="{escape(title or sheet.id)}" '
                f'style="border-collapse:separate;border-spacing:2px;font-size:{size * 0.5:.0f}px">')
+    bonus_tip = escape(_("colour bonuses"))
     out.append("<tr><th></th>" + "".join(
         f'<th style="width:{size}px;{"background:#333;color:#fff;border-radius:3px" if c == sheet.start_col else ""}">{COLUMNS[c]}</th>'
         for c in range(N_COLS)) + (
-        '<th title="colour bonuses" style="padding-left:6px"></th>' if colour_marks is not None else "") + "</tr>")
+        f'<th title="{bonus_tip}" style="padding-left:6px"></th>' if colour_marks is not None else "") + "</tr>")
     for r in range(N_ROWS):
         cells = [f'<th style="padding-right:4px">{escape(labels[r])}</th>']
         for c in range(N_COLS):
@@ -115,8 +122,9 @@ def sheet_html(sheet: Sheet, crossed: int = 0, *, selected: int = 0, highlight: 
                          f'width:{size * 0.6:.0f}px;height:{size * 0.6:.0f}px;line-height:{size * 0.6:.0f}px;'
                          f'font-size:{size * 0.4:.0f}px;text-align:center">{nf_corner[i]}</span>')
             name = f"{COLUMNS[c]}{r + 1}"
-            state = "crossed" if crossed & bit else "open"
-            tip = escape(f"{cell_label(sheet, i)} {COLOUR_NAMES[colour]}{' star' if star else ''} {state}")
+            state = pgettext("cell state", "crossed") if crossed & bit else pgettext("cell state", "open")
+            tip = escape((_("{cell} {colour} star {state}") if star else _("{cell} {colour} {state}")).format(
+                cell=cell_label(sheet, i), colour=colour_name(colour), state=state))
             cells.append(
                 f'<td title="{tip}" aria-label="{tip}" '
                 f'data-cell="{name}" style="position:relative;width:{size}px;height:{size}px;background:{fill};'
@@ -131,7 +139,8 @@ def sheet_html(sheet: Sheet, crossed: int = 0, *, selected: int = 0, highlight: 
             f'<span style="opacity:.6">{sheet.later_points[c]}</span></td>' for c in range(N_COLS)) + "</tr>")
     else:
         out.append('<tr class="nm-points"><th></th>' + "".join(
-            points_cell(sheet.first_points[c], sheet.later_points[c], column_marks[c], size, f"column {COLUMNS[c]}")
+            points_cell(sheet.first_points[c], sheet.later_points[c], column_marks[c], size,
+                        _("column {column}").format(column=COLUMNS[c]))
             for c in range(N_COLS)) + "</tr>")
     out.append("</table></div>")
     return "".join(out)

@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import time
 import uuid
 
 import streamlit as st
 
+from nochmal.data.i18n import _
 from nochmal.store.access import Throttle
-from nochmal.store.session import (AccessError, GameSession, Opened, TooManyGuessesError, open_with_code,
-                                   taken_over_seat)
+from nochmal.store.session import (AccessError, GameSession, NoGameError, Opened, TooManyGuessesError,
+                                   open_with_code, taken_over_seat)
 from nochmal.store.db import GameStore, StoreError, default_store_path
 from nochmal.ui import device
 from nochmal.ui.safe import md
@@ -94,6 +96,17 @@ def client() -> str:
 def check_code(game_id: str, code: str) -> Opened:
     """Open ``game_id`` with a code typed into a form (throttled; raises AccessError)."""
     return open_with_code(store(), game_id, code, throttle=throttle(), client=client())
+
+
+def access_text(err: Exception) -> str:
+    """Why a code did not open a game, as a sentence for people (the store's own fixed texts,
+    no user data in them), in the page's language."""
+    if isinstance(err, TooManyGuessesError):
+        return _("Too many wrong codes, try again in {seconds} s.").format(seconds=max(1, math.ceil(err.wait)))
+    if isinstance(err, NoGameError):
+        return _("No game with this id and code.")
+    text = str(err).rstrip(".")
+    return f"{text[:1].upper()}{text[1:]}."
 
 
 def set_game(game_id: str | None, code: str | None = None, seat: int | None = None, join: str | None = None) -> None:
@@ -173,7 +186,7 @@ def open_game() -> tuple[GameSession, str] | None:
     try:
         opened = check_code(gid, code)
     except TooManyGuessesError as err:
-        ss["access_note"] = f"{str(err)[:1].upper()}{str(err)[1:]}."  # our own text: no user data
+        ss["access_note"] = access_text(err)  # our own text: no user data
         ss["lost_seat"] = None
         return None
     except AccessError:
@@ -216,9 +229,11 @@ def _lost_seat(game_id: str, code: str | None, digest: str) -> dict | None:
 
 def lost_seat_text(seat: int, name: str) -> str:
     """What a device whose seat another device took over is told (Markdown)."""
-    who = f" ({md(name)})" if name else ""
-    return (f"Seat {seat + 1}{who} was taken over by another device. Open the join link again to "
-            f"claim a seat.")
+    if name:
+        return _("Seat {seat} ({name}) was taken over by another device. Open the join link again to "
+                 "claim a seat.").format(seat=seat + 1, name=md(name))
+    return _("Seat {seat} was taken over by another device. Open the join link again to claim a "
+             "seat.").format(seat=seat + 1)
 
 
 def lost_seat_note() -> str | None:
@@ -259,7 +274,7 @@ def check_remembered(entry: dict, force: bool = False) -> dict:
         try:
             opened = check_code(gid, code)
         except TooManyGuessesError as err:
-            return {"status": "wait", "text": f"{str(err)[:1].upper()}{str(err)[1:]}."}
+            return {"status": "wait", "text": access_text(err)}
         except AccessError:
             ss["wrong_codes"] = (ss.get("wrong_codes", []) + [digest])[-50:]
             ss["remembered_failures"] = ss.get("remembered_failures", 0) + 1

@@ -17,6 +17,9 @@ section[data-testid=stSidebar], [data-testid=stSidebarCollapsedControl], [data-t
 /* Streamlit pulls a Markdown block up by its last paragraph's bottom margin (-1rem); with that
    margin gone the next block would be drawn over its last lines */
 [class*=st-key-side-] [data-testid=stMarkdownContainer], [class*=st-key-side-] [data-testid=stCaptionContainer] { margin-bottom: 0 !important; }
+/* a button's words never break inside a word (German "Ankreuzen" beside its icon): a little smaller */
+[class*=st-key-side-] button p { white-space: nowrap !important; font-size: .85rem !important; }
+[class*=st-key-side-] button { padding-left: .4rem !important; padding-right: .4rem !important; }
 /* the "!" and failed-roll boxes wrap in the narrow column next to the grid */
 [class*=st-key-side-] .nm-status > span { white-space: normal !important; display: inline-block; margin-bottom: 2px; }
 @media (max-height: 520px) {

@@ -7,27 +7,41 @@ import streamlit as st
 
 from nochmal.data import userdata
 from nochmal.engine.sheet import MAX_DATA_FILE_BYTES
+from nochmal.data.i18n import _, number, pgettext
 from nochmal.ui import owner
 from nochmal.ui.safe import md
+
+
+def _kind_word(kind: str) -> str:
+    """The kind of file in the page's language ("sheet", "tableau"; anything else as it is)."""
+    if kind == "sheet":
+        return pgettext("file kind", "sheet")
+    if kind == "tableau":
+        return pgettext("file kind", "tableau")
+    return kind
 
 
 def checked_upload(upload_key: str, kind: str):
     """``(file, None)`` for the file uploaded under ``upload_key`` if it may be imported, else
     ``(None, message)``: not this app's owner, no file chosen, or a file over the size cap.
     ``kind`` names the file for people ("sheet", "tableau")."""
-    refused = owner.refusal(f"Importing a {kind} file")
+    word = _kind_word(kind)
+    refused = owner.refusal(_("Importing a {kind} file").format(kind=word))
     if refused:
         return None, refused
     f = st.session_state.get(upload_key)
     if f is None:
-        return None, f"Choose a {kind} file (.toml) first."
+        return None, _("Choose a {kind} file (.toml) first.").format(kind=word)
     if f.size > MAX_DATA_FILE_BYTES:
-        return None, (f"{md(userdata.upload_label(f.name))}: {f.size:,} bytes, a {kind} file may have at most "
-                      f"{MAX_DATA_FILE_BYTES:,} bytes ({MAX_DATA_FILE_BYTES // 1024} KiB). Nothing was saved.")
+        return None, _("{file}: {size} bytes, a {kind} file may have at most {limit} bytes ({kib} KiB). "
+                       "Nothing was saved.").format(file=md(userdata.upload_label(f.name)), size=number(f.size),
+                                                    kind=word, limit=number(MAX_DATA_FILE_BYTES),
+                                                    kib=MAX_DATA_FILE_BYTES // 1024)
     return f, None
 
 
 def refused_lines(err: Exception, name: str) -> list[str]:
     """The error lines of a refused file: where (the file or the field's path) and each problem."""
     where = md(getattr(err, "path", "") or userdata.upload_label(name))
-    return [f"{where}: {md(p)} — nothing was saved." for p in userdata.problems_of(err)]
+    return [_("{where}: {problem} — nothing was saved.").format(where=where, problem=md(p))
+            for p in userdata.problems_of(err)]

@@ -21,11 +21,13 @@ import streamlit as st
 from nochmal.analytics import figures as F
 from nochmal.data import userdata
 from nochmal.engine.version import RULES_VERSION
-from nochmal.analytics.calibrate import calibration_report, results_rules_versions, win_table
+from nochmal.analytics.calibrate import calibration_report, results_rules_versions, verdict_words, win_table
 from nochmal.engine.coopdata import get_tableau, tableau_to_toml
 from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import REPO_ROOT, get_sheet, user_boards_dir
 from nochmal.analytics.sweep import SweepSpec, read_rows, run_sweep
+from nochmal.data.i18n import N_, _, ngettext, pgettext
+from nochmal.data.i18n import _ as tr  # tr(TABLE[key]): a text of a table, marked there with N_()
 from nochmal.ui import owner
 from nochmal.ui.explain import rule_why, strip_rule_ids
 from nochmal.ui.safe import code, md
@@ -38,13 +40,13 @@ SWEEP_POLICIES = ("greedy", "random")  # the planner is too slow for a sweep in 
 MAX_GAMES = 200
 WORKERS = 2
 DEFAULT_LADDER = (0.8, 0.65, 0.5, 0.35, 0.2)
-SOURCES = {"sweep": "Run a small sweep here", "file": "Open a results file"}
+SOURCES = {"sweep": N_("Run a small sweep here"), "file": N_("Open a results file")}
 if SHIPPED_SWEEP is not None:
-    SOURCES["shipped"] = "The shipped calibration sweep"
+    SOURCES["shipped"] = N_("The shipped calibration sweep")
 POLICY_TEXT = {
-    "random": "plays a random legal move — a floor, far weaker than any person",
-    "greedy": "takes the move that helps most right now — weaker than a careful table",
-    "planner": "plans for the mission and the goals — the strongest bot, still not a skilled table",
+    "random": N_("plays a random legal move — a floor, far weaker than any person"),
+    "greedy": N_("takes the move that helps most right now — weaker than a careful table"),
+    "planner": N_("plans for the mission and the goals — the strongest bot, still not a skilled table"),
 }
 CHART = {"displayModeBar": False}
 
@@ -52,7 +54,7 @@ CHART = {"displayModeBar": False}
 # --------------------------------------------------------------------------- state and callbacks
 def _defaults() -> None:
     ss.setdefault("dash_rows", None)  # the results: a list of dicts (plain data)
-    ss.setdefault("dash_source", "")  # where they came from, in words
+    ss.setdefault("dash_source", "")  # where they came from: a dict (see source_words), or words
     ss.setdefault("dash_pending", None)  # a sweep asked for by the Run button (plain dict)
     ss.setdefault("dash_msg", None)  # (kind, text) shown once
     ss.setdefault("dash_sid", uuid.uuid4().hex[:12])  # names this session's sweep folders
@@ -67,10 +69,30 @@ def _defaults() -> None:
         ss.setdefault(f"dash_ladder_{m}", x)
 
 
-def _set_results(df: pd.DataFrame, source: str) -> None:
+def source_words(source: object) -> str:
+    """Where the results came from, in words of the language in force: ``source`` is a plain
+    dict (kept in session state, so the words follow a change of language) or words."""
+    if not isinstance(source, dict):
+        return str(source)
+    kind = source.get("kind")
+    if kind == "sweep":
+        return _("a sweep run here (missions {missions}; {players} players; {policies}; {games} games each; "
+                 "seed {seed})").format(missions=", ".join(map(str, source["missions"])),
+                                        players=", ".join(map(str, source["players"])),
+                                        policies=", ".join(source["policies"]), games=source["games"],
+                                        seed=source["seed"])
+    if kind == "upload":
+        return _("the file {name}").format(name=code(source["name"]))
+    if kind == "shipped":
+        return _("the shipped calibration sweep ({file})").format(file=f"`docs/{source['name']}`")
+    return code(source.get("path", ""))
+
+
+def _set_results(df: pd.DataFrame, source: dict) -> None:
     ss["dash_rows"] = df.to_dict(orient="records")
     ss["dash_source"] = source
-    ss["dash_msg"] = ("success", f"Loaded {len(df)} games from {source}.")
+    ss["dash_msg"] = ("success", _("Loaded {games} games from {source}.").format(games=len(df),
+                                                                                   source=source_words(source)))
 
 
 def said(err: object) -> str:
@@ -79,15 +101,19 @@ def said(err: object) -> str:
 
 
 def _load_error(what: str, err: Exception) -> None:
-    ss["dash_msg"] = ("error", f"Could not open {what} — {said(err).rstrip('.')}. "
-                               "The results shown before (if any) are kept.")
+    ss["dash_msg"] = ("error", _("Could not open {what} — {error}. The results shown before (if any) are "
+                                 "kept.").format(what=what, error=said(err).rstrip(".")))
 
 
 def request_sweep() -> None:
     missions, players, policies = ss["dash_missions"], ss["dash_players"], ss["dash_policies"]
-    missing = [w for w, v in (("a mission", missions), ("a player count", players), ("a policy", policies)) if not v]
+    missing = [w for w, v in ((_("a mission"), missions), (_("a player count"), players), (_("a policy"), policies))
+               if not v]
     if missing:
-        ss["dash_msg"] = ("error", f"Choose at least {' and '.join(missing)} before running a sweep.")
+        items = missing[0]
+        for item in missing[1:]:
+            items = _("{first} and {second}").format(first=items, second=item)
+        ss["dash_msg"] = ("error", _("Choose at least {items} before running a sweep.").format(items=items))
         return
     ss["dash_pending"] = {"missions": sorted(int(m) for m in missions), "players": sorted(int(n) for n in players),
                           "policies": list(policies), "games": int(ss["dash_games"]), "seed": int(ss["dash_seed"])}
@@ -100,32 +126,32 @@ def load_upload() -> None:
     try:
         df = F.read_results_bytes(up.getvalue(), up.name)
     except ValueError as err:
-        _load_error("the uploaded file", err)
+        _load_error(_("the uploaded file"), err)
         return
-    _set_results(df, f"the file {code(up.name)}")
+    _set_results(df, {"kind": "upload", "name": str(up.name)})
 
 
 def load_path() -> None:
-    refused = owner.refusal("Reading a file of the machine the app runs on")
+    refused = owner.refusal(_("Reading a file of the machine the app runs on"))
     if refused:
         ss["dash_msg"] = ("error", refused)
         return
     path = (ss.get("dash_path") or "").strip().strip('"')
     if not path:
-        ss["dash_msg"] = ("error", "Type the path of a .csv or .parquet results file first.")
+        ss["dash_msg"] = ("error", _("Type the path of a .csv or .parquet results file first."))
         return
-    _load_file(path, "this results file", code(path))
+    _load_file(path, _("this results file"), {"kind": "path", "path": path})
 
 
 def load_shipped() -> None:
     if SHIPPED_SWEEP is None:
-        ss["dash_msg"] = ("error", "No calibration sweep is shipped in docs/.")
+        ss["dash_msg"] = ("error", _("No calibration sweep is shipped in docs/."))
         return
-    source = f"the shipped calibration sweep (`docs/{SHIPPED_SWEEP.name}`)"
-    _load_file(SHIPPED_SWEEP, source, source)
+    source = {"kind": "shipped", "name": SHIPPED_SWEEP.name}
+    _load_file(SHIPPED_SWEEP, source_words(source), source)
 
 
-def _load_file(path, what: str, source: str) -> None:
+def _load_file(path, what: str, source: dict) -> None:
     """Read a results file; ``what`` names it in an error, ``source`` once loaded."""
     try:
         df = F.check_results(read_rows(path))
@@ -164,24 +190,23 @@ def run_pending_sweep() -> None:
         return
     spec = SweepSpec(missions=req["missions"], players=req["players"], policies=req["policies"],
                      games=req["games"], seed=req["seed"])
-    bar = st.progress(0.0, text="Starting the sweep…")
+    bar = st.progress(0.0, text=_("Starting the sweep…"))
 
     def on_progress(done: int, total: int) -> None:
-        bar.progress(done / total if total else 1.0, text=f"Sweep: {done} of {total} games played")
+        bar.progress(done / total if total else 1.0,
+                     text=_("Sweep: {done} of {total} games played").format(done=done, total=total))
 
     try:
         parts = parts_dir(req)
         rows = run_sweep(spec, parts, workers=WORKERS, on_progress=on_progress)
     except Exception as err:  # a worker's failure too: say so instead of a traceback
         bar.empty()
-        st.error(f"The sweep failed: {said(err)}")
+        st.error(_("The sweep failed: {error}").format(error=said(err)))
         return
     shutil.rmtree(parts, ignore_errors=True)
     bar.empty()
-    what = (f"a sweep run here (missions {', '.join(map(str, req['missions']))}; "
-            f"{', '.join(map(str, req['players']))} players; {', '.join(req['policies'])}; "
-            f"{req['games']} games each; seed {req['seed']})")
-    _set_results(pd.DataFrame(rows), what)
+    _set_results(pd.DataFrame(rows), {"kind": "sweep", **{k: req[k] for k in ("missions", "players", "policies",
+                                                                               "games", "seed")}})
 
 
 # --------------------------------------------------------------------------- sections
@@ -195,81 +220,103 @@ def show_msg() -> None:
 
 def sweep_form() -> None:
     c1, c2, c3 = st.columns([2, 2, 2])
-    c1.multiselect("Missions", [1, 2, 3, 4, 5], key="dash_missions", format_func=lambda m: f"M{m}")
-    c2.multiselect("Player counts", [1, 2, 3, 4, 5, 6], key="dash_players")
-    c3.multiselect("Policies (bots)", list(SWEEP_POLICIES), key="dash_policies",
-                   help="The planner bot is the strongest but far too slow to sweep here; run "
-                        "`nochmal sweep --policy planner …` on the command line and open its results file.")
+    c1.multiselect(_("Missions"), [1, 2, 3, 4, 5], key="dash_missions", format_func=lambda m: f"M{m}")
+    c2.multiselect(_("Player counts"), [1, 2, 3, 4, 5, 6], key="dash_players")
+    c3.multiselect(_("Policies (bots)"), list(SWEEP_POLICIES), key="dash_policies",
+                   help=_("The planner bot is the strongest but far too slow to sweep here; run "
+                          "`nochmal sweep --policy planner …` on the command line and open its results file."))
     c4, c5, c6 = st.columns([2, 2, 2])
-    c4.number_input("Games per mission × player count × policy", min_value=1, max_value=MAX_GAMES, step=5,
+    c4.number_input(_("Games per mission × player count × policy"), min_value=1, max_value=MAX_GAMES, step=5,
                     key="dash_games")
-    c5.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="dash_seed",
-                    help="The same seed gives the same games")
+    c5.number_input(_("Seed"), min_value=0, max_value=2**31 - 1, step=1, key="dash_seed",
+                    help=_("The same seed gives the same games"))
     total = len(ss["dash_missions"]) * len(ss["dash_players"]) * len(ss["dash_policies"]) * int(ss["dash_games"])
-    c6.metric("Games in total", total)
-    st.caption(f"The planner bot is not offered: it is too slow for a sweep in the app (use `nochmal sweep "
-               f"--policy planner` and open the file). The greedy bot plays roughly 10–20 games a second on "
-               f"{WORKERS} worker processes, random a few times faster.")
-    st.button("Run the sweep", key="dash_run", type="primary", on_click=request_sweep, disabled=total == 0)
+    c6.metric(_("Games in total"), total)
+    st.caption(_("The planner bot is not offered: it is too slow for a sweep in the app (use `nochmal sweep "
+                 "--policy planner` and open the file). The greedy bot plays roughly 10–20 games a second on "
+                 "{workers} worker processes, random a few times faster.").format(workers=WORKERS))
+    st.button(_("Run the sweep"), key="dash_run", type="primary", on_click=request_sweep, disabled=total == 0)
     if total == 0:
-        st.caption("Choose at least one mission, one player count and one policy to run a sweep.")
+        st.caption(_("Choose at least one mission, one player count and one policy to run a sweep."))
 
 
 def file_form() -> None:
-    st.file_uploader("A results file written by `nochmal sweep` (.csv or .parquet)", type=["csv", "parquet"],
+    st.file_uploader(_("A results file written by `nochmal sweep` (.csv or .parquet)"), type=["csv", "parquet"],
                      key="dash_upload", on_change=load_upload)
     c1, c2 = st.columns([5, 1], vertical_alignment="bottom")
-    c1.text_input("…or the path of a results file on this machine", key="dash_path",
-                  placeholder="e.g. results/sweep.parquet")
-    c2.button("Open", key="dash_open", on_click=load_path)
+    c1.text_input(_("…or the path of a results file on this machine"), key="dash_path",
+                  placeholder=_("e.g. {path}").format(path="results/sweep.parquet"))
+    c2.button(_("Open"), key="dash_open", on_click=load_path)
 
 
 def shipped_form() -> None:
-    st.markdown(f"The project ships the results of a larger calibration sweep in `docs/{SHIPPED_SWEEP.name}` "
-                "(how it was made and what it says: `docs/calibration.md`).")
-    st.button("Open the shipped calibration sweep", key="dash_open_shipped", type="primary", on_click=load_shipped)
+    st.markdown(_("The project ships the results of a larger calibration sweep in {file} (how it was made and "
+                  "what it says: {doc}).").format(file=f"`docs/{SHIPPED_SWEEP.name}`", doc="`docs/calibration.md`"))
+    st.button(_("Open the shipped calibration sweep"), key="dash_open_shipped", type="primary",
+              on_click=load_shipped)
 
 
 def results_summary(df: pd.DataFrame) -> None:
-    st.markdown(f"**Results in use:** {len(df)} games from {ss['dash_source']}.")
+    st.markdown(_("**Results in use:** {games} games from {source}.").format(games=len(df),
+                                                                             source=source_words(ss["dash_source"])))
     versions = results_rules_versions(df)
     if versions != [RULES_VERSION]:
-        st.warning(f"These games were played under rules version {', '.join(map(str, versions))}; this app plays "
-                   f"rules version {RULES_VERSION}, which changed three end-of-game rules: a third failed roll ends "
-                   "the game at once, after turn 27 the last goal is checked before the mission, and in mission 5 "
-                   "one moment counts one letter at most. Win rates may differ under the current rules.")
-        with st.expander("Why? The rules that changed"):
-            for rule in ("C-FAIL", "C-CHECK", "M5"):
-                st.caption(rule_why(rule))
-    c1, c2, _ = st.columns([2, 2, 4])
+        st.warning(_("These games were played under rules version {versions}; this app plays rules version "
+                     "{current}, which changed three end-of-game rules: a third failed roll ends the game at once, "
+                     "after turn 27 the last goal is checked before the mission, and in mission 5 one moment counts "
+                     "one letter at most. Win rates may differ under the current rules.").format(
+                         versions=", ".join(map(str, versions)), current=RULES_VERSION))
+        with st.expander(_("Why? The rules that changed")):
+            _why("C-FAIL", "C-CHECK", "M5")
+    c1, c2, _c3 = st.columns([2, 2, 4])
     rows = ss["dash_rows"]
-    c1.download_button("Download these results (CSV)", data=lambda: pd.DataFrame(rows).to_csv(index=False),
+    c1.download_button(_("Download these results (CSV)"), data=lambda: pd.DataFrame(rows).to_csv(index=False),
                        file_name="nochmal-results.csv", mime="text/csv", key="dash_download", on_click="ignore")
-    c2.button("Clear the results", key="dash_clear", on_click=clear_results)
+    c2.button(_("Clear the results"), key="dash_clear", on_click=clear_results)
+
+
+def _why(*rules: str) -> None:
+    """The rules ``rules`` cite, each in a sentence (inside a "Why?" detail)."""
+    for rule in rules:
+        st.caption(rule_why(rule))
 
 
 def provenance(df: pd.DataFrame) -> None:
-    st.subheader("Where these numbers come from")
+    st.subheader(_("Where these numbers come from"))
     prov = F.results_provenance(df)
-    st.dataframe(prov, hide_index=True)
-    derived = [int(r["players"]) for _, r in prov.iterrows() if "derived" in r["tableau (provenance)"]]
-    user = [int(r["players"]) for _, r in prov.iterrows() if "(user" in r["tableau (provenance)"]]
-    text = ("**The tableau values are stand-ins for most player counts.** Only the 3-player goals, the \"!\" "
-            "penalty and the mission 1 count are printed in the rulebook; the rest (*derived*) are scaled from the "
-            "3-player tableau and are not the printed game. ")
+    shown = prov.assign(**{"tableau (provenance)": prov["tableau (provenance)"].map(F.tableaus_words)})
+    st.dataframe(shown.rename(columns=provenance_headings()), hide_index=True)
+    derived = [int(r["players"]) for _i, r in prov.iterrows() if "derived" in r["tableau (provenance)"]]
+    user = [int(r["players"]) for _i, r in prov.iterrows() if "(user" in r["tableau (provenance)"]]
+    text = _("**The tableau values are stand-ins for most player counts.** Only the 3-player goals, the \"!\" "
+             "penalty and the mission 1 count are printed in the rulebook; the rest (*derived*) are scaled from the "
+             "3-player tableau and are not the printed game.") + " "
     if derived:
-        text += f"In these results, games with {', '.join(map(str, derived))} player(s) used derived values. "
+        text += _("In these results, games with {counts} player(s) used derived values.").format(
+            counts=", ".join(map(str, derived))) + " "
     if user:
-        text += f"Games with {', '.join(map(str, user))} player(s) used a tableau entered by you. "
+        text += _("Games with {counts} player(s) used a tableau entered by you.").format(
+            counts=", ".join(map(str, user))) + " "
     sheets = F.sheets_in(df)
     stand_in = [s for s in sheets if _sheet_provenance(s) == "stand-in"]
     if stand_in:
-        text += f"The sheets {', '.join(md(s) for s in stand_in)} are stand-ins too (the printed co-op sheets are not public)."
+        text += _("The sheets {sheets} are stand-ins too (the printed co-op sheets are not public).").format(
+            sheets=", ".join(md(s) for s in stand_in))
     st.warning(text)
     pols = sorted(df["policy"].unique())
-    st.info("**Played by bots:** " + "; ".join(f"**{md(p)}** {POLICY_TEXT.get(p, '')}".rstrip() for p in pols) +
-            ". A win rate here is what that bot achieves, not what a good table achieves: compare missions "
-            "and player counts with each other rather than reading the numbers as the real odds.")
+    played = "; ".join(f"**{md(p)}** {tr(POLICY_TEXT[p]) if p in POLICY_TEXT else ''}".rstrip() for p in pols)
+    st.info(_("**Played by bots:** {policies}. A win rate here is what that bot achieves, not what a good table "
+              "achieves: compare missions and player counts with each other rather than reading the numbers as the "
+              "real odds.").format(policies=played))
+
+
+def provenance_headings() -> dict[str, str]:
+    """The columns of the provenance table (the names the code reads) -> their headings."""
+    return {"players": pgettext("provenance column", "players"),
+            "tableau (provenance)": pgettext("provenance column", "tableau (provenance)"),
+            "policies": pgettext("provenance column", "policies"),
+            "missions": pgettext("provenance column", "missions"),
+            "games": pgettext("provenance column", "games")}
 
 
 def _sheet_provenance(sheet_id: str) -> str:
@@ -285,7 +332,7 @@ def chart(build, *args, key: str, note: str) -> None:
     try:
         fig = build(*args)
     except (NochmalError, ValueError, KeyError) as err:
-        st.info(f"This figure cannot be drawn from these results: {said(err)}")
+        st.info(_("This figure cannot be drawn from these results: {error}").format(error=said(err)))
         return
     st.plotly_chart(fig, key=key, config=CHART)
     st.caption(note)
@@ -293,95 +340,101 @@ def chart(build, *args, key: str, note: str) -> None:
 
 def figures(df: pd.DataFrame) -> None:
     policies = sorted(df["policy"].unique())
-    st.subheader("How hard is each mission?")
+    st.subheader(_("How hard is each mission?"))
     if len(policies) > 1:
         best = win_table(df).groupby("policy")["win_rate"].mean().idxmax()
-        pol = st.selectbox("Policy shown in the heat map", policies, index=policies.index(best), key="dash_heat_policy",
-                           help="Preselected: the policy with the highest mean win rate (the best bot in the results)")
+        pol = st.selectbox(_("Policy shown in the heat map"), policies, index=policies.index(best),
+                           key="dash_heat_policy",
+                           help=_("Preselected: the policy with the highest mean win rate (the best bot in the "
+                                  "results)"))
     else:
         pol = policies[0]
     chart(F.win_rate_heatmap, df, pol, key="fig_heatmap",
-          note="Read along a row: if missions get harder, the colour should go from green (mission 1) to red "
-               "(mission 5); "
-               "the interval under each rate shows how sure it is — overlapping intervals mean no real difference.")
+          note=_("Read along a row: if missions get harder, the colour should go from green (mission 1) to red "
+                 "(mission 5); the interval under each rate shows how sure it is — overlapping intervals mean no "
+                 "real difference."))
     chart(F.loss_reasons, df, key="fig_losses",
-          note="Which ending kills most games per mission: a third failed roll (usually missed interim goals) "
-               "or a mission still unfinished after turn 27.")
+          note=_("Which ending kills most games per mission: a third failed roll (usually missed interim goals) "
+                 "or a mission still unfinished after turn 27."))
     chart(F.points_vs_goals, df, key="fig_points",
-          note="Where the median team points (bars: quartiles) sit below a goal mark, most games missed that interim "
-               "goal — the lowest such check is the goal that kills most games. Goals are those of the tableau in "
-               "use now.")
+          note=_("Where the median team points (bars: quartiles) sit below a goal mark, most games missed that "
+                 "interim goal — the lowest such check is the goal that kills most games. Goals are those of the "
+                 "tableau in use now."))
     chart(F.completion_turns, df, key="fig_turns",
-          note="Won games only: a mission finished late (near turn 27) is barely achievable; early finishes mean "
-               "its requirement is loose.")
+          note=_("Won games only: a mission finished late (near turn 27) is barely achievable; early finishes mean "
+                 "its requirement is loose."))
 
-    st.subheader("Which cells get crossed?")
+    st.subheader(_("Which cells get crossed?"))
     sheets = F.sheets_in(df)
     if "crossed" not in df.columns or not sheets:
-        st.info("These results hold no crossed cells (swept with `--no-cells`).")
+        st.info(_("These results hold no crossed cells (swept with `--no-cells`)."))
     else:
-        sheet = st.selectbox("Sheet", sheets, key="dash_sheet")
+        sheet = st.selectbox(_("Sheet"), sheets, key="dash_sheet")
         chart(F.cell_frequency, df, sheet, key="fig_cells",
-              note="Dark cells are crossed in most games (by the end of the game); pale ones are hardly ever "
-                   "reached — a mission needing them is hard on this sheet.")
+              note=_("Dark cells are crossed in most games (by the end of the game); pale ones are hardly ever "
+                     "reached — a mission needing them is hard on this sheet."))
 
     if len(policies) > 1:
-        st.subheader("Policies compared")
+        st.subheader(_("Policies compared"))
         chart(F.policies_compared, df, key="fig_policies",
-              note="The gap between bars is how much the numbers depend on the bot's strength; a mission order "
-                   "that holds for every policy is trustworthy.")
+              note=_("The gap between bars is how much the numbers depend on the bot's strength; a mission order "
+                     "that holds for every policy is trustworthy."))
 
 
 def tableau_section(df: pd.DataFrame) -> None:
-    st.subheader("Your tableau against the stand-in")
+    st.subheader(_("Your tableau against the stand-in"))
     counts = sorted(int(n) for n in df["players"].unique())
-    n = st.selectbox("Player count", [1, 2, 3, 4, 5, 6], index=(3 if 3 in counts else counts[0]) - 1,
-                     key="dash_tab_players", format_func=lambda k: f"{k} player{'s' if k > 1 else ''}")
+    n = st.selectbox(_("Player count"), [1, 2, 3, 4, 5, 6], index=(3 if 3 in counts else counts[0]) - 1,
+                     key="dash_tab_players", format_func=lambda k: ngettext("{n} player", "{n} players", k).format(n=k))
     if userdata.tableau_source(n) == "user":
-        whose = f"You saved a tableau for {n} player{'s' if n > 1 else ''}: the light bars are yours."
+        whose = ngettext("You saved a tableau for {n} player: the light bars are yours.",
+                         "You saved a tableau for {n} players: the light bars are yours.", n).format(n=n)
     else:
-        whose = (f"You have not saved a tableau for {n} player{'s' if n > 1 else ''} (Tableaus page), so both bars "
-                 "show the shipped stand-in.")
+        whose = ngettext("You have not saved a tableau for {n} player (Tableaus page), so both bars show the "
+                         "shipped stand-in.",
+                         "You have not saved a tableau for {n} players (Tableaus page), so both bars show the "
+                         "shipped stand-in.", n).format(n=n)
     chart(F.tableau_comparison, n, key="fig_tableau",
-          note=f"{whose} The label on each stand-in bar says whether the value is printed in the rulebook or "
-               "derived; sweep your tableau to see what it changes.")
+          note=whose + " " + _("The label on each stand-in bar says whether the value is printed in the rulebook or "
+                               "derived; sweep your tableau to see what it changes."))
     several = F.players_with_several_tableaus(df)
     if several:
         chart(F.tableau_win_rates, df[df["players"].isin(several)], key="fig_tableau_wins",
-              note=f"Games with {', '.join(map(str, several))} player(s) were played with more than one tableau: "
-                   "the bars show how much a tableau changes the win rate of each mission.")
+              note=_("Games with {counts} player(s) were played with more than one tableau: the bars show how much "
+                     "a tableau changes the win rate of each mission.").format(counts=", ".join(map(str, several))))
 
 
 def report_safe(df: pd.DataFrame) -> pd.DataFrame:
     """The results with their free-text columns (policy, reason: from a file) escaped for
     Markdown, for the calibration report, which is Markdown and quotes them; the reasons in
-    words (without the rule ids the engine cites)."""
-    return df.assign(policy=df["policy"].map(md), reason=df["reason"].map(lambda r: md(strip_rule_ids(r))))
+    words of the language in force (without the rule ids the engine cites)."""
+    return df.assign(policy=df["policy"].map(md), reason=df["reason"].map(lambda r: md(F.reason_text(r))))
 
 
 def calibration(df: pd.DataFrame) -> None:
-    st.subheader("Calibration report")
-    st.markdown("The wanted win rate of each mission (the *ladder*): the report suggests the mission counts "
-                "that come closest to it.")
+    st.subheader(_("Calibration report"))
+    st.markdown(_("The wanted win rate of each mission (the *ladder*): the report suggests the mission counts "
+                  "that come closest to it."))
     cols = st.columns(6, vertical_alignment="bottom")
     for m in range(1, 6):
         cols[m - 1].number_input(f"M{m}", min_value=0.0, max_value=1.0, step=0.05, format="%.2f",
                                  key=f"dash_ladder_{m}")
-    cols[5].button("Default ladder", key="dash_ladder_reset", on_click=reset_ladder)
+    cols[5].button(_("Default ladder"), key="dash_ladder_reset", on_click=reset_ladder)
     ladder = [float(ss[f"dash_ladder_{m}"]) for m in range(1, 6)]
     try:
         rep = calibration_report(report_safe(df), ladder)
     except (NochmalError, ValueError, KeyError) as err:
-        st.error(f"No calibration report for these results: {said(err)}")
+        st.error(_("No calibration report for these results: {error}").format(error=said(err)))
         return
     per_count = df.groupby("players")["mission"].nunique()
     verdicts = {n: v["harder"] for n, v in rep["harder"].items() if per_count.get(n, 0) > 1}
     if verdicts:
-        st.markdown("**Do missions 1→5 get harder** (for the policy of the report)? " + "; ".join(
-            f"{n} player{'s' if n > 1 else ''}: **{v}**" for n, v in sorted(verdicts.items())) +
-            " — *not clearly* means an inversion within the 95% intervals.")
+        answers = "; ".join(ngettext("{n} player: **{verdict}**", "{n} players: **{verdict}**", n).format(
+            n=n, verdict=verdict_words(v)) for n, v in sorted(verdicts.items()))
+        st.markdown(_("**Do missions 1→5 get harder** (for the policy of the report)? {verdicts} — *not clearly* "
+                      "means an inversion within the 95% intervals.").format(verdicts=answers))
     else:
-        st.caption("Whether missions get harder needs results for at least two missions per player count.")
+        st.caption(_("Whether missions get harder needs results for at least two missions per player count."))
     with st.container(border=True):
         # the report's headings one level down, so they sit under this page's title
         st.markdown(re.sub(r"^(#+) ", r"##\1 ", rep["text"], flags=re.M))
@@ -389,13 +442,14 @@ def calibration(df: pd.DataFrame) -> None:
 
 # --------------------------------------------------------------------------- the page
 _defaults()
-st.title("Mission analytics")
-st.markdown("How hard is mission 4 for three players? Does mission 5 really beat mission 1 in difficulty? Which "
-            "interim goal kills most games? Bots play many seeded co-op games; the figures below show what "
-            "happened.")
+st.title(_("Mission analytics"))
+st.markdown(_("How hard is mission 4 for three players? Does mission 5 really beat mission 1 in difficulty? Which "
+              "interim goal kills most games? Bots play many seeded co-op games; the figures below show what "
+              "happened."))
 
-st.subheader("Results")
-st.radio("Where the results come from", list(SOURCES), key="dash_from", format_func=SOURCES.get, horizontal=True)
+st.subheader(_("Results"))
+st.radio(_("Where the results come from"), list(SOURCES), key="dash_from", format_func=lambda k: tr(SOURCES[k]),
+         horizontal=True)
 if ss["dash_from"] == "file":
     file_form()
 elif ss["dash_from"] == "shipped" and "shipped" in SOURCES:
@@ -410,9 +464,9 @@ if ss.get("dash_rows"):
     try:
         results = F.check_results(pd.DataFrame(ss["dash_rows"]))
     except ValueError as err:
-        st.error(f"These results cannot be used: {said(err)}")
+        st.error(_("These results cannot be used: {error}").format(error=said(err)))
 if results is None:
-    st.info("No results yet: run a sweep, or open a results file.")
+    st.info(_("No results yet: run a sweep, or open a results file."))
 else:
     results_summary(results)
     provenance(results)

@@ -6,6 +6,7 @@ import streamlit as st
 
 from nochmal.ui import tableview as tv
 from nochmal.engine.errors import NochmalError
+from nochmal.data.i18n import _, ngettext, number
 from nochmal.ui.explain import event_text
 from nochmal.store.session import MAX_EXPORT_BYTES, import_game, parse_export_bytes
 from nochmal.store.db import StoreError
@@ -18,69 +19,78 @@ ss = st.session_state
 
 
 def _import() -> None:
-    refused = owner.refusal("Importing a game")
+    refused = owner.refusal(_("Importing a game"))
     if refused:
         state.flash("error", refused)
         return
     f = ss.get("import-file")
     if f is None:
-        state.flash("error", "Choose an exported game file (.json) first.")
+        state.flash("error", _("Choose an exported game file (.json) first."))
         return
     if f.size > MAX_EXPORT_BYTES:
-        state.flash("error", f"{md(repr(f.name))}: {f.size:,} bytes, a game export may have at most "
-                             f"{MAX_EXPORT_BYTES:,} bytes ({MAX_EXPORT_BYTES // 1024} KiB). Nothing was stored.")
+        state.flash("error", _("{file}: {size} bytes, a game export may have at most {limit} bytes ({kib} KiB). "
+                               "Nothing was stored.").format(
+            file=md(repr(f.name)), size=number(f.size, 0), limit=number(MAX_EXPORT_BYTES, 0),
+            kib=MAX_EXPORT_BYTES // 1024))
         return
     try:
         data = parse_export_bytes(f.getvalue(), repr(f.name))
     except NochmalError as err:
-        state.flash("error", f"{md(err)}. Nothing was stored.")
+        state.flash("error", _("{error}. Nothing was stored.").format(error=md(err)))
         return
     try:
         ses = import_game(state.store(), data, source=f.name)
     except (NochmalError, StoreError) as err:
-        state.flash("error", f"Import refused, nothing was stored: {md(err)}")
+        state.flash("error", _("Import refused, nothing was stored: {error}").format(error=md(err)))
         return
     state.open_as_host(ses)
-    state.flash("success", f"Imported {md(ses.title)} as a new game — id {code(ses.game_id)}, host code "
-                           f"{code(ses.meta['host_code'])}, {ses.n_events} events.")
+    # the English says "events" for any number; the German picks its plural form
+    state.flash("success", ngettext(
+        "Imported {title} as a new game — id {game_id}, host code {host_code}, {n} events.",
+        "Imported {title} as a new game — id {game_id}, host code {host_code}, {n} events.",
+        ses.n_events).format(title=md(ses.title), game_id=code(ses.game_id), host_code=code(ses.meta["host_code"]),
+                             n=ses.n_events))
 
 
 follow_goto()
-st.title("📜 History")
+st.title(_("📜 History"))
 state.show_flash()
 
 opened = state.open_game()
 if opened is None:
-    st.info("No game is open. Open one on the **Start** page, or import an exported game below.")
+    st.info(_("No game is open. Open one on the **Start** page, or import an exported game below."))
 else:
     ses, access = opened
     events = ses.events
     in_force = {ev.seq for ev in tv.effective_events(events)}
     st.subheader(md(ses.title))
-    st.caption(f"id {code(ses.game_id)} · {len(events)} events · {len(in_force)} decisions in force")
+    st.caption(" · ".join((  # the English says "events"/"decisions" for any number
+        _("id {game_id}").format(game_id=code(ses.game_id)),
+        ngettext("{n} events", "{n} events", len(events)).format(n=len(events)),
+        ngettext("{n} decisions in force", "{n} decisions in force", len(in_force)).format(n=len(in_force)))))
     undo_button(ses, access, key="hist-undo")
     if not events:
-        st.caption("No events yet.")
+        st.caption(_("No events yet."))
     lines = []
     for ev in events:  # Markdown: every text that came from a user or a file goes through md()
         text = f"`#{ev.seq}` {md(event_text(ses.game, ev, ses.seat_names))}"
         meta = " · ".join(x for x in (ev.by, ev.at.replace("T", " ").replace("+00:00", " UTC")) if x)
         if ev.type != "undo" and ev.seq not in in_force:
-            text = f"~~{text}~~ (undone)"
+            text = _("~~{event}~~ (undone)").format(event=text)
         lines.append(text + (f" — :small[{md(meta)}]" if meta else ""))
     if lines:
         with st.container(height=min(600, 40 + 28 * len(lines)), key="event-list"):
             st.markdown("  \n".join(lines))
     if access == "host":
-        st.download_button("Export this game (JSON)", data=json.dumps(ses.export(), indent=1),
+        st.download_button(_("Export this game (JSON)"), data=json.dumps(ses.export(), indent=1),
                            file_name=f"nochmal-{ses.game_id}.json", mime="application/json", key="export-btn",
                            icon="⬇️", on_click="ignore")
     else:
-        st.caption("Export is for the host device (the file holds the whole game; it carries no codes).")
+        st.caption(_("Export is for the host device (the file holds the whole game; it carries no codes)."))
 
-st.markdown("##### Import a game")
-st.caption("An exported file becomes a new game with new codes. Every event is checked and replayed first; "
-           "a damaged or tampered file is refused and nothing is stored.")
-may_import = owner.owner_gate("importing a game")
-st.file_uploader("Exported game (.json)", type=["json"], key="import-file", disabled=not may_import)
-st.button("Import", key="import-btn", on_click=_import, disabled=not may_import)
+st.markdown(_("##### Import a game"))
+st.caption(_("An exported file becomes a new game with new codes. Every event is checked and replayed first; "
+             "a damaged or tampered file is refused and nothing is stored."))
+may_import = owner.owner_gate(_("importing a game"))
+st.file_uploader(_("Exported game (.json)"), type=["json"], key="import-file", disabled=not may_import)
+st.button(_("Import"), key="import-btn", on_click=_import, disabled=not may_import)

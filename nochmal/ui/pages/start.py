@@ -11,30 +11,95 @@ from nochmal.store.session import AccessError, GameSession, TooManyGuessesError,
 from nochmal.engine.sheet import get_sheet, sheet_ids
 from nochmal.store.db import StoreError
 from nochmal.engine.game import variant
+from nochmal.data import i18n
+from nochmal.data.i18n import _, ngettext, pgettext
 from nochmal.ui import device, state
+from nochmal.ui.labels import provenance_label
 from nochmal.ui.layout import follow_goto
 from nochmal.ui.panels.join import claim_from_link, claim_prompt, join_panel, lobby_panel, seat_claim
 from nochmal.ui.panels.team_plan import team_plan_panel
 from nochmal.ui.safe import code, md
 
 ss = st.session_state
-KIND_LABELS = {"companion": "Companion — a real table: enter the roll and the crosses",
-               "digital": "Digital — the app rolls; hot-seat humans and bots"}
-MODE_LABELS = {"coop": "Co-op (mission)", "base": "Base game (2–6, competitive)", "solo": "Solo (30 rolls)"}
-PLAYER_TYPES = {"human": "Human"} | {
-    name: f"{name.capitalize()} bot 🤖{' (slow)' if name == 'planner' else ''}"
-    for name in getattr(policies, "POLICY_NAMES", ("random",))}
-VALUE_TEXT = {
-    "goal_10": "team points needed after turn 10",
-    "penalty_10_jokers": "\"!\" the team strikes if it misses the goal after turn 10",
-    "goal_19": "team points needed after turn 19 (else a die leaves)",
-    "goal_27": "team points + unused \"!\" needed after turn 27", "m1_colours": "mission 1: different colours",
-    "m2_rows": "mission 2: different rows", "m3_colours": "mission 3: colours besides the stars",
-    "m4_rows": "mission 4: rows besides the number fields",
-    "m5_colours": "mission 5: colours besides the columns N, O, C, H, M, A, L",
-}
-PROVENANCE_TEXT = {"rulebook": "printed in the rulebook", "derived": "stand-in, NOT the printed game",
-                   "user": "entered by a user"}
+#: the option values of the choices (language-free); their texts: :func:`kind_label` and so on
+KINDS = ("companion", "digital")
+MODES = ("coop", "base", "solo")
+PLAYER_TYPES = ("human",) + tuple(getattr(policies, "POLICY_NAMES", ("random",)))
+
+
+# The texts are made where they are shown (the language is known only in a page run).
+def kind_label(kind: str) -> str:
+    return {"companion": _("Companion — a real table: enter the roll and the crosses"),
+            "digital": _("Digital — the app rolls; hot-seat humans and bots")}[kind]
+
+
+def mode_label(mode: str) -> str:
+    return {"coop": _("Co-op (mission)"), "base": _("Base game (2–6, competitive)"),
+            "solo": _("Solo (30 rolls)")}[mode]
+
+
+def player_type_label(name: str) -> str:
+    """A seat's player type ("human" or a bot policy) for the Plays-as choice."""
+    known = {"human": _("Human"), "random": _("Random bot 🤖"), "greedy": _("Greedy bot 🤖"),
+             "planner": _("Planner bot 🤖 (slow)")}
+    return known.get(name) or f"{name.capitalize()} bot 🤖"
+
+
+def value_text(key: str) -> str:
+    """What a value of the mission tableau is (TABLEAU_KEYS)."""
+    return {
+        "goal_10": _("team points needed after turn 10"),
+        "penalty_10_jokers": _("\"!\" the team strikes if it misses the goal after turn 10"),
+        "goal_19": _("team points needed after turn 19 (else a die leaves)"),
+        "goal_27": _("team points + unused \"!\" needed after turn 27"),
+        "m1_colours": _("mission 1: different colours"),
+        "m2_rows": _("mission 2: different rows"), "m3_colours": _("mission 3: colours besides the stars"),
+        "m4_rows": _("mission 4: rows besides the number fields"),
+        "m5_colours": _("mission 5: colours besides the columns N, O, C, H, M, A, L"),
+    }[key]
+
+
+def provenance_text(provenance: str) -> str:
+    """What a tableau value's provenance means."""
+    return {"rulebook": _("printed in the rulebook"), "derived": _("stand-in, NOT the printed game"),
+            "user": _("entered by a user")}[provenance]
+
+
+def variant_title(rules) -> str:
+    """The variant's title at the start of a game's default title ("Base game", "Solo")."""
+    known = {"base game": _("Base game"), "solo": _("Solo"), "co-op": _("Co-op")}
+    return known.get(rules.title) or rules.title.capitalize()
+
+
+def _mission_names() -> dict:
+    return {1: pgettext("mission", "Colours"), 2: pgettext("mission", "Rows"), 3: pgettext("mission", "Stars"),
+            4: pgettext("mission", "Four-blocks"), 5: pgettext("mission", "NOCH MAL")}
+
+
+def _mission_summaries() -> dict:
+    return {
+        1: _("Complete one different colour per player."),
+        2: _("Completely fill different rows P-V, how many depends on the number of players."),
+        3: _("Cross at least one star in every column A-O, and complete different colours."),
+        4: _("Fill every number field (all four cells around it on one sheet), and fill rows P-V."),
+        5: _("Complete the columns N, O, C, H, M, A, L in this order, and complete different colours."),
+    }
+
+
+def _shipped(texts, mission_id: int, shown: str) -> str:
+    """``shown`` (a text of the missions file) in the page's language if it is the shipped
+    English text of ``texts()`` (by mission id); a text the app does not ship stays as it is."""
+    with i18n.using(i18n.DEFAULT):
+        english = texts().get(mission_id)
+    return texts()[mission_id] if english is not None and shown == english else shown
+
+
+def mission_name(mission) -> str:
+    return _shipped(_mission_names, mission.id, mission.name)
+
+
+def mission_summary(mission) -> str:
+    return _shipped(_mission_summaries, mission.id, mission.summary)
 
 
 # --------------------------------------------------------------------------- sheets and titles
@@ -67,12 +132,13 @@ def checked_sheets(rules, chosen: list) -> list[str]:
 def default_title(rules, n: int, mission: int) -> str:
     """A new game's title unless one is typed: "Co-op mission 2, 3 players", "Base game, 4 players",
     "Solo game"."""
-    players = f"{n} player{'s' * (n != 1)}"
     if rules.has_mission:
-        return f"Co-op mission {mission}, {players}"
+        return ngettext("Co-op mission {mission}, {n} player", "Co-op mission {mission}, {n} players",
+                        n).format(mission=mission, n=n)
+    name = variant_title(rules)
     if rules.max_seats == 1:
-        return f"{rules.title.capitalize()} game"
-    return f"{rules.title.capitalize()}, {players}"
+        return _("{variant} game").format(variant=name)
+    return ngettext("{variant}, {n} player", "{variant}, {n} players", n).format(variant=name, n=n)
 
 
 # --------------------------------------------------------------------------- callbacks
@@ -84,7 +150,7 @@ def _defaults() -> None:
     if ss.get("new-players") is None:
         ss["new-players"] = variant(ss["new-mode"]).default_players
     for i in range(6):
-        ss.setdefault(f"new-name-{i}", f"Player {i + 1}")
+        ss.setdefault(f"new-name-{i}", _("Player {n}").format(n=i + 1))
         ss.setdefault(f"new-sheet-{i}", variant(ss["new-mode"]).default_sheets(6)[i])
         ss.setdefault(f"new-bot-{i}", "human")
 
@@ -107,7 +173,7 @@ def _create() -> None:
     kind, mode = ss["new-kind"], ss["new-mode"]
     rules = variant(mode)
     n = _players_in_range(rules)
-    names = [(ss.get(f"new-name-{i}") or "").strip() or f"Player {i + 1}" for i in range(n)]
+    names = [(ss.get(f"new-name-{i}") or "").strip() or _("Player {n}").format(n=i + 1) for i in range(n)]
     sheets = checked_sheets(rules, [ss.get(f"new-sheet-{i}") for i in range(n)])
     for i, sid in enumerate(sheets):
         ss[f"new-sheet-{i}"] = sid
@@ -116,7 +182,7 @@ def _create() -> None:
         bots = [None if ss.get(f"new-bot-{i}", "human") == "human" else ss[f"new-bot-{i}"] for i in range(n)]
     seed_text = (ss.get("new-seed") or "").strip()
     if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 18):
-        state.flash("error", f"The dice seed must be a whole number, got {md(repr(seed_text))}.")
+        state.flash("error", _("The dice seed must be a whole number, got {seed}.").format(seed=md(repr(seed_text))))
         return
     title = (ss.get("new-title") or "").strip() or default_title(rules, n, int(ss.get("new-mission") or 1))
     try:
@@ -124,18 +190,14 @@ def _create() -> None:
         ses = GameSession.create(state.store(), game, title=title, seat_names=names, kind=kind,
                                  seed=int(seed_text) if seed_text else None, bots=bots)
     except (NochmalError, StoreError) as err:
-        state.flash("error", f"Could not create the game: {md(err)}")
+        state.flash("error", _("Could not create the game: {error}").format(error=md(err)))
         return
     state.open_as_host(ses)
-    state.flash("success", f"Game created — id {code(ses.game_id)}, host code {code(ses.meta['host_code'])} "
-                           f"(keep it to resume). Other devices join with the join link in the sidebar (or the "
-                           f"short join code {code(format_short_code(ses.meta['join_code']))}).")
+    state.flash("success", _("Game created — id {id}, host code {host_code} (keep it to resume). Other devices "
+                             "join with the join link in the sidebar (or the short join code {join_code}).").format(
+        id=code(ses.game_id), host_code=code(ses.meta["host_code"]),
+        join_code=code(format_short_code(ses.meta["join_code"]))))
     state.goto("table")
-
-
-def _sentence(err: Exception) -> str:
-    text = str(err).rstrip(".")
-    return f"{text[:1].upper()}{text[1:]}."
 
 
 def _open() -> None:
@@ -143,22 +205,23 @@ def _open() -> None:
     try:
         opened = state.check_code(gid, typed)  # throttled; the same answer for an unknown id and a wrong code
     except AccessError as err:
-        state.flash("error", _sentence(err))  # our own fixed text: no user data in it
+        state.flash("error", state.access_text(err))  # our own fixed text: no user data in it
         return
     ses = opened.session
     if opened.role == "host":
         state.set_game(gid, typed)
         state.remember_game(gid, ses.title, typed)
-        state.flash("success", f"Resumed {md(ses.title)}.")
+        state.flash("success", _("Resumed {title}.").format(title=md(ses.title)))
         state.goto("table")
     elif opened.role == "seat":
         state.set_game(gid, typed, opened.seat)
         state.remember_seat(ses, typed, opened.seat)
-        state.flash("success", f"Opened {md(ses.title)} as seat {opened.seat + 1}.")
+        state.flash("success", _("Opened {title} as seat {seat}.").format(title=md(ses.title), seat=opened.seat + 1))
         state.goto("table")
     else:  # the join link's token or the short code: the URL carries the token from here on
         state.set_game(gid, join=ses.meta.get("join_token") or typed)
-        state.flash("info", f"Joined {md(ses.title)} — now choose the seat you play on this device.")
+        state.flash("info", _("Joined {title} — now choose the seat you play on this device.").format(
+            title=md(ses.title)))
 
 
 def _open_mine(entry: dict) -> None:
@@ -172,16 +235,17 @@ def _open_mine(entry: dict) -> None:
     elif r["status"] == "taken":
         state.flash("warning", state.lost_seat_text(r["seat"], r["seat_name"]))
     elif r["status"] != "ok":
-        state.flash("error", "This game no longer opens with the code this device kept.")
+        state.flash("error", _("This game no longer opens with the code this device kept."))
     elif r["role"] == "host":
         state.set_game(gid, entry["code"])
         state.remember_game(gid, r["title"], entry["code"])
-        state.flash("success", f"Resumed {md(r['title'])}.")
+        state.flash("success", _("Resumed {title}.").format(title=md(r["title"])))
         state.goto("table")
     elif r["role"] == "seat":
         state.set_game(gid, entry["code"], r["seat"])
         ss["my_seat"] = r["seat"]
-        state.flash("success", f"Resumed {md(r['title'])} as seat {r['seat'] + 1}: {md(r['seat_name'])}.")
+        state.flash("success", _("Resumed {title} as seat {seat}: {name}.").format(
+            title=md(r["title"]), seat=r["seat"] + 1, name=md(r["seat_name"])))
         state.goto("table")
     else:  # a join link's token: ready to claim a seat
         state.set_game(gid, join=entry["code"])
@@ -189,7 +253,7 @@ def _open_mine(entry: dict) -> None:
 
 def _forget_mine(gid: str) -> None:
     state.forget_game(gid)
-    state.flash("info", f"This device forgot game {code(gid)}.")
+    state.flash("info", _("This device forgot game {id}.").format(id=code(gid)))
 
 
 def _device_entries() -> list[dict]:
@@ -206,7 +270,9 @@ def _device_entries() -> list[dict]:
 
 def _seat(seat: int, name: str) -> str:
     """ "seat 2 (Bo)" as Markdown."""
-    return f"seat {seat + 1} ({md(name)})" if name else f"seat {seat + 1}"
+    if name:
+        return _("seat {seat} ({name})").format(seat=seat + 1, name=md(name))
+    return _("seat {seat}").format(seat=seat + 1)
 
 
 def _device_games(entries: list[dict], prefix: str) -> None:
@@ -217,23 +283,24 @@ def _device_games(entries: list[dict], prefix: str) -> None:
         r = state.check_remembered(entry)
         with st.container(key=f"{prefix}-{gid}", horizontal=True, vertical_alignment="center"):
             if r["status"] == "ok":
-                role = ("host (all seats)" if r["role"] == "host" else
-                        _seat(r["seat"], r["seat_name"]) if r["role"] == "seat" else "joined, no seat yet")
-                st.markdown(f"**{md(r['title'])}** · {role} · id {code(gid)}", width="stretch")
-                st.button("Resume", key=f"{prefix}-resume-{gid}", type="primary", icon="▶️", on_click=_open_mine,
+                role = (_("host (all seats)") if r["role"] == "host" else
+                        _seat(r["seat"], r["seat_name"]) if r["role"] == "seat" else _("joined, no seat yet"))
+                st.markdown(_("**{title}** · {role} · id {id}").format(title=md(r["title"]), role=role, id=code(gid)),
+                            width="stretch")
+                st.button(_("Resume"), key=f"{prefix}-resume-{gid}", type="primary", icon="▶️", on_click=_open_mine,
                           args=(entry,))
             elif r["status"] == "unchecked":  # not looked up yet (too many that no longer open)
-                st.markdown(f"Game {code(gid)} · not checked yet", width="stretch")
-                st.button("Resume", key=f"{prefix}-resume-{gid}", icon="▶️", on_click=_open_mine, args=(entry,))
+                st.markdown(_("Game {id} · not checked yet").format(id=code(gid)), width="stretch")
+                st.button(_("Resume"), key=f"{prefix}-resume-{gid}", icon="▶️", on_click=_open_mine, args=(entry,))
             else:
                 if r["status"] == "taken":
-                    why = f"another device took your seat ({_seat(r['seat'], r['seat_name'])})"
+                    why = _("another device took your seat ({seat})").format(seat=_seat(r["seat"], r["seat_name"]))
                 elif r["status"] == "wait":
                     why = md(r["text"])
                 else:
-                    why = "no longer available"
-                st.markdown(f"Game {code(gid)}: {why}", width="stretch")
-            st.button("Forget", key=f"{prefix}-forget-{gid}", on_click=_forget_mine, args=(gid,))
+                    why = _("no longer available")
+                st.markdown(_("Game {id}: {why}").format(id=code(gid), why=why), width="stretch")
+            st.button(_("Forget"), key=f"{prefix}-forget-{gid}", on_click=_forget_mine, args=(gid,))
 
 
 def _close() -> None:
@@ -243,17 +310,17 @@ def _close() -> None:
 def _delete() -> None:
     gid, typed = (ss.get("del-id") or "").strip(), (ss.get("del-code") or "").strip()
     if not ss.get("del-confirm"):
-        state.flash("error", "Tick the confirmation box to delete the game.")
+        state.flash("error", _("Tick the confirmation box to delete the game."))
         return
     try:
         opened = state.check_code(gid, typed)
     except TooManyGuessesError as err:
-        state.flash("error", _sentence(err))
+        state.flash("error", state.access_text(err))
         return
     except AccessError:
         opened = None
     if opened is None or opened.role != "host":
-        state.flash("error", "No game with this id and host code (deleting needs the host code).")
+        state.flash("error", _("No game with this id and host code (deleting needs the host code)."))
         return
     ses = opened.session
     try:
@@ -263,18 +330,18 @@ def _delete() -> None:
         return
     state.forget_game(gid)
     ss["del-confirm"] = False
-    state.flash("success", f"Game {md(ses.title)} ({code(gid)}) deleted.")
+    state.flash("success", _("Game {title} ({id}) deleted.").format(title=md(ses.title), id=code(gid)))
 
 
 def _plan_preview(n: int, sheets: list, mission: int, kind: str) -> None:
     """The team plan for the mission, players and sheets chosen so far (nochmal.bots.plan)."""
-    names = [(ss.get(f"new-name-{i}") or "").strip() or f"Player {i + 1}" for i in range(n)]
+    names = [(ss.get(f"new-name-{i}") or "").strip() or _("Player {n}").format(n=i + 1) for i in range(n)]
     bots = [kind == "digital" and ss.get(f"new-bot-{i}", "human") != "human" for i in range(n)]
-    with st.expander("Team plan for this mission", expanded=True):
+    with st.expander(_("Team plan for this mission"), expanded=True):
         try:
             game = tv.make_game("coop", sheets, mission)
         except NochmalError as err:
-            st.caption(f"No team plan for these choices: {md(err)}")
+            st.caption(_("No team plan for these choices: {error}").format(error=md(err)))
             return
         team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
 
@@ -295,41 +362,43 @@ elif opened is None and ss.get("access_note"):
     st.warning(ss["access_note"])
 if opened is None and _device_entries():
     with st.container(border=True, key="resume-box"):
-        st.markdown("**Resume on this device**")
+        st.markdown(_("**Resume on this device**"))
         _device_games(_device_entries()[:3], "top")
 if opened is not None:
     ses, access = opened
     my_seat = state.my_seat()
     with st.container(border=True, key="open-game"):
-        role = ("host (all seats)" if access == "host" else
-                f"this device plays {_seat(my_seat, ses.seat_names[my_seat])}" if my_seat is not None
-                else "joined device — choose your seat")
-        st.markdown(f"**Open game:** {md(ses.title)} · id {code(ses.game_id)} · {role}")
+        role = (_("host (all seats)") if access == "host" else
+                _("this device plays {seat}").format(seat=_seat(my_seat, ses.seat_names[my_seat]))
+                if my_seat is not None else _("joined device — choose your seat"))
+        st.markdown(_("**Open game:** {title} · id {id} · {role}").format(title=md(ses.title), id=code(ses.game_id),
+                                                                           role=role))
         if access == "host":
-            with st.expander("📱 Join with phones", expanded=True):
+            with st.expander(_("📱 Join with phones"), expanded=True):
                 lobby_panel(ses, key="start-lobby")
                 join_panel(ses, key="start-join")
         if access == "seat" and my_seat is None:
             claim_prompt(ses)
             seat_claim(ses)
         with st.container(horizontal=True):
-            st.button("Go to the table", key="goto-table", type="primary", icon="🎲", on_click=state.goto,
+            st.button(_("Go to the table"), key="goto-table", type="primary", icon="🎲", on_click=state.goto,
                       args=("table",))
-            st.button("Close this game", key="close-game", on_click=_close)
+            st.button(_("Close this game"), key="close-game", on_click=_close)
 
-tab_new, tab_open, tab_mine, tab_delete = st.tabs(["New game", "Resume or join", "Games on this device", "Delete"])
+tab_new, tab_open, tab_mine, tab_delete = st.tabs([_("New game"), _("Resume or join"), _("Games on this device"),
+                                                   _("Delete")])
 
 with tab_new:
-    st.radio("How do you play?", list(KIND_LABELS), format_func=KIND_LABELS.get, key="new-kind")
-    st.radio("Mode", list(MODE_LABELS), format_func=MODE_LABELS.get, key="new-mode", horizontal=True,
+    st.radio(_("How do you play?"), list(KINDS), format_func=kind_label, key="new-kind")
+    st.radio(_("Mode"), list(MODES), format_func=mode_label, key="new-mode", horizontal=True,
              on_change=_mode_changed)
     mode, kind = ss["new-mode"], ss["new-kind"]
     rules = variant(mode)
     lo, hi = rules.min_seats, rules.max_seats
     if ss.get("new-players") not in range(lo, hi + 1):
         ss["new-players"] = _players_in_range(rules)
-    n = st.selectbox("Players", list(range(lo, hi + 1)), key="new-players")
-    st.text_input("Title (optional)", key="new-title", max_chars=60, placeholder="e.g. Friday night")
+    n = st.selectbox(_("Players"), list(range(lo, hi + 1)), key="new-players")
+    st.text_input(_("Title (optional)"), key="new-title", max_chars=60, placeholder=_("e.g. Friday night"))
 
     all_sheets = fitting_sheets(rules)  # co-op games: the co-op backs; base and solo: the other sheets
 
@@ -337,20 +406,21 @@ with tab_new:
         try:
             sh = get_sheet(sid)
         except NochmalError:
-            return f"{sid} (unreadable)"
-        return f"{sid} — {sh.provenance}"
+            return _("{sheet} (unreadable)").format(sheet=sid)
+        return f"{sid} — {provenance_label(sh.provenance)}"
 
-    st.markdown("**Seats** (in clockwise order; seat 1 is the mission leader)" if rules.has_mission
-                else "**Seats** (in clockwise order)" if n > 1 else "**Seat**")
+    st.markdown(_("**Seats** (in clockwise order; seat 1 is the mission leader)") if rules.has_mission
+                else _("**Seats** (in clockwise order)") if n > 1 else _("**Seat**"))
     for i in range(n):
         cols = st.columns([3, 3, 2] if kind == "digital" else [3, 3])
-        cols[0].text_input(f"Name of seat {i + 1}", key=f"new-name-{i}", max_chars=30)
+        cols[0].text_input(_("Name of seat {seat}").format(seat=i + 1), key=f"new-name-{i}", max_chars=30)
         if ss.get(f"new-sheet-{i}") not in all_sheets:
             ss[f"new-sheet-{i}"] = rules.default_sheets(6)[i]
-        cols[1].selectbox(f"Sheet of seat {i + 1}", all_sheets, format_func=sheet_label, key=f"new-sheet-{i}")
+        cols[1].selectbox(_("Sheet of seat {seat}").format(seat=i + 1), all_sheets, format_func=sheet_label,
+                          key=f"new-sheet-{i}")
         if kind == "digital":
-            cols[2].selectbox(f"Seat {i + 1} plays as", list(PLAYER_TYPES), format_func=PLAYER_TYPES.get,
-                              key=f"new-bot-{i}")
+            cols[2].selectbox(_("Seat {seat} plays as").format(seat=i + 1), list(PLAYER_TYPES),
+                              format_func=player_type_label, key=f"new-bot-{i}")
     chosen = [ss.get(f"new-sheet-{i}") for i in range(n)]
     provs = {}
     for sid in chosen:
@@ -360,54 +430,58 @@ with tab_new:
             st.error(md(err))
     if any(p == "stand-in" for p in provs.values()):
         stand_ins = sorted(s for s, p in provs.items() if p == "stand-in")
-        st.warning("Stand-in sheets (" + ", ".join(md(s) for s in stand_ins) +
-                   ") are generated look-alikes, **not the printed sheets** of the game: their layouts are not "
-                   "public. Sheets marked *verified* match the printed sheet; *user* sheets were entered by you.")
+        st.warning(_("Stand-in sheets ({sheets}) are generated look-alikes, **not the printed sheets** of the game: "
+                     "their layouts are not public. Sheets marked *verified* match the printed sheet; *user* sheets "
+                     "were entered by you.").format(sheets=", ".join(md(s) for s in stand_ins)))
 
     if rules.has_mission:
         missions = load_missions()
-        st.selectbox("Mission", sorted(missions), key="new-mission",
-                     format_func=lambda m: f"{m} — {missions[m].name}")
+        st.selectbox(_("Mission"), sorted(missions), key="new-mission",
+                     format_func=lambda m: f"{m} — {mission_name(missions[m])}")
         mission = get_mission(int(ss["new-mission"]))
-        st.caption(md(mission.summary))
+        st.caption(md(mission_summary(mission)))
         try:
             tab = get_tableau(n)
         except NochmalError as err:
-            st.error(f"The tableau for {n} players cannot be used: {md(err)}")
+            st.error(_("The tableau for {n} players cannot be used: {error}").format(n=n, error=md(err)))
         else:
-            st.markdown(f"**Mission tableau for {n} player{'s' * (n > 1)}** ({code(tab.id)}, "
-                        f"provenance: {tab.provenance_summary()})")
-            st.table([{"value": VALUE_TEXT[k], "number": tab.value(k), "provenance": getattr(tab, k).provenance,
-                       "meaning": PROVENANCE_TEXT[getattr(tab, k).provenance]} for k in TABLEAU_KEYS])
+            st.markdown(ngettext("**Mission tableau for {n} player** ({id}, provenance: {provenance})",
+                                 "**Mission tableau for {n} players** ({id}, provenance: {provenance})", n).format(
+                n=n, id=code(tab.id), provenance=provenance_label(tab.provenance_summary())))
+            columns = (pgettext("tableau table", "value"), pgettext("tableau table", "number"),
+                       pgettext("tableau table", "provenance"), pgettext("tableau table", "meaning"))
+            st.table([dict(zip(columns, (value_text(k), tab.value(k), provenance_label(getattr(tab, k).provenance),
+                                         provenance_text(getattr(tab, k).provenance))))
+                      for k in TABLEAU_KEYS])
             if any(getattr(tab, k).provenance == "derived" for k in TABLEAU_KEYS):
-                st.warning("**Derived** values are stand-ins scaled from the rulebook's 3-player example — they are "
-                           "not the printed tableau. If you own the game, enter the real values on the "
-                           "**Tableaus** page (they become *user* values).")
+                st.warning(_("**Derived** values are stand-ins scaled from the rulebook's 3-player example — they "
+                             "are not the printed tableau. If you own the game, enter the real values on the "
+                             "**Tableaus** page (they become *user* values)."))
         _plan_preview(n, chosen, int(ss["new-mission"]), kind)
     if kind == "digital":
-        st.text_input("Dice seed (optional, a whole number; blank = random)", key="new-seed")
-    st.button("Create game", key="new-create", type="primary", icon="▶️", on_click=_create)
+        st.text_input(_("Dice seed (optional, a whole number; blank = random)"), key="new-seed")
+    st.button(_("Create game"), key="new-create", type="primary", icon="▶️", on_click=_create)
 
 with tab_open:
-    st.markdown("Open a game with its **id** and a **code**. The host code opens it with all seats; the "
-                "short join code (or, simpler, the host's **join link** opened on this device) lets this device "
-                "claim one seat and enter that seat's crosses. Without a code a game can be neither read nor "
-                "changed; after 10 wrong codes in a minute this device must wait a minute.")
+    st.markdown(_("Open a game with its **id** and a **code**. The host code opens it with all seats; the "
+                  "short join code (or, simpler, the host's **join link** opened on this device) lets this device "
+                  "claim one seat and enter that seat's crosses. Without a code a game can be neither read nor "
+                  "changed; after 10 wrong codes in a minute this device must wait a minute."))
     with st.form("open-form"):
-        st.text_input("Game id", key="open-id")
-        st.text_input("Host code or join code", key="open-code", type="password")
-        st.form_submit_button("Open game", on_click=_open, type="primary")
+        st.text_input(_("Game id"), key="open-id")
+        st.text_input(_("Host code or join code"), key="open-code", type="password")
+        st.form_submit_button(_("Open game"), on_click=_open, type="primary")
 
 with tab_mine:
     mine = _device_entries()
     if not mine:
-        st.caption("No games on this device yet. Games you create here and seats you claim here are kept in "
-                   "this browser (also after a restart) and listed here to resume.")
+        st.caption(_("No games on this device yet. Games you create here and seats you claim here are kept in "
+                     "this browser (also after a restart) and listed here to resume."))
     _device_games(mine, "mine")
 
 with tab_delete:
     with st.form("del-form"):
-        st.text_input("Game id", key="del-id")
-        st.text_input("Host code", key="del-code", type="password")
-        st.checkbox("Yes, delete this game and its whole history for good", key="del-confirm")
-        st.form_submit_button("Delete game", on_click=_delete)
+        st.text_input(_("Game id"), key="del-id")
+        st.text_input(_("Host code"), key="del-code", type="password")
+        st.checkbox(_("Yes, delete this game and its whole history for good"), key="del-confirm")
+        st.form_submit_button(_("Delete game"), on_click=_delete)

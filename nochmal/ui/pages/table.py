@@ -8,11 +8,12 @@ import streamlit as st
 from nochmal.bots.plan import team_plan
 from nochmal.engine.errors import NochmalError
 from nochmal.engine.game import CHANCE, TEAM
+from nochmal.data.i18n import _, ngettext
 from nochmal.store.db import ConflictError, StoreError
 from nochmal.ui import state
 from nochmal.ui import tableview as tv
-from nochmal.ui.actions import CONFLICT_TEXT, roll_key, run_action, show_toast
-from nochmal.ui.labels import seat_label
+from nochmal.ui.actions import conflict_text, roll_key, run_action, show_toast
+from nochmal.ui.labels import game_title, kind_label, mission_name, seat_label
 from nochmal.ui.layout import PAGES_DIR, follow_goto, game_or_stop
 from nochmal.ui.panels import news as news_panel
 from nochmal.ui.panels.advisor import advisor_panel, selection_ctx
@@ -36,7 +37,8 @@ ss = st.session_state
 def _let_bots_play() -> None:
     def do(ses, access):
         n = tv.play_bots(ses)
-        return f"Bots made {n} move{'s' * (n != 1)}." if n else "No bot has to move now."
+        return ngettext("Bots made {n} move.", "Bots made {n} moves.", n).format(n=n) if n else _(
+            "No bot has to move now.")
 
     run_action(do)
 
@@ -45,18 +47,18 @@ def _bots(ses, bots, kind) -> None:
     """Digital games: bots play their seats (automatically unless switched off)."""
     if not (kind == "digital" and any(bots) and not ses.state.is_terminal()):
         return
-    auto = st.toggle("Bots play automatically", key="auto-bots")
+    auto = st.toggle(_("Bots play automatically"), key="auto-bots")
     if auto and tv.bot_to_move(ses.state, bots, kind) is not None:
-        with st.spinner("Bots are playing…"):
+        with st.spinner(_("Bots are playing…")):
             try:
                 tv.play_bots(ses)
             except ConflictError:
                 ses.refresh()
-                st.warning(CONFLICT_TEXT)
+                st.warning(conflict_text())
             except (NochmalError, StoreError) as err:
-                st.error(f"A bot could not move: {md(err)}")
+                st.error(_("A bot could not move: {error}").format(error=md(err)))
     elif not auto:
-        st.button("Let bots play", key="bots-btn", icon="🤖", on_click=_let_bots_play,
+        st.button(_("Let bots play"), key="bots-btn", icon="🤖", on_click=_let_bots_play,
                   disabled=tv.bot_to_move(ses.state, bots, kind) is None)
 
 
@@ -76,12 +78,14 @@ def _roll_area(ses, gs, names, bots, kind, allowed: bool) -> None:
     with st.container(border=True, key="dice-area"):
         if kind == "digital":
             if bots[gs.active]:
-                st.info(f"{roller} 🤖 rolls next.")
+                st.info(_("{seat} 🤖 rolls next.").format(seat=roller))
             else:
-                st.markdown(f"**{roller}** is active and rolls ({nc} colour + {nn} number dice).")
+                st.markdown(_("**{seat}** is active and rolls ({colours} colour + {numbers} number dice).").format(
+                    seat=roller, colours=nc, numbers=nn))
                 roll_button(allowed, roll_key(gs))
         else:
-            st.caption(f"{roller} is active and rolls {nc} colour + {nn} number dice.")
+            st.caption(_("{seat} is active and rolls {colours} colour + {numbers} number dice.").format(
+                seat=roller, colours=nc, numbers=nn))
             dice_entry(nc, nn, allowed, roll_key(gs))
 
 
@@ -99,45 +103,46 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
     game = gs.game
     colourblind = bool(ss.get("colourblind"))
     if game.has_turn_track:
-        where = f"Turn {min(gs.roll_index + 1, game.n_turns)}/{game.n_turns}"
+        where = _("Turn {turn}/{turns}").format(turn=min(gs.roll_index + 1, game.n_turns), turns=game.n_turns)
     elif game.n_rolls:
-        where = f"Roll {min(gs.roll_index + 1, game.n_rolls)}/{game.n_rolls}"
+        where = _("Roll {roll}/{rolls}").format(roll=min(gs.roll_index + 1, game.n_rolls), rolls=game.n_rolls)
     else:
-        where = f"Roll {gs.roll_index + 1}"
+        where = _("Roll {roll}").format(roll=gs.roll_index + 1)
     if game.cooperative:
-        where += f" · {game.team_points(gs)} team points"
+        where += " · " + _("{points} team points").format(points=game.team_points(gs))
     me = f"**{seat_label(names, seat)}**  \n{where}"
     deciding = tv.seats_to_decide(gs)
     marks = tv.column_marks(gs, seat)
     with st.container(key="phone-sheet"):
         if gs.is_terminal():
             outcome_panel(gs, names)
-            readonly_sheet(gs, seat, colourblind, marks=marks, status=me + "  \nThe game is over.")
+            readonly_sheet(gs, seat, colourblind, marks=marks, status=me + "  \n" + _("The game is over."))
         elif gs.current_player() == CHANCE:
             if gs.active == seat and not bots[seat]:
                 _roll_area(ses, gs, names, bots, kind, allowed=True)
                 readonly_sheet(gs, seat, colourblind, marks=marks, status=me)
             else:
                 readonly_sheet(gs, seat, colourblind, marks=marks,
-                               status=me + f"  \nWaiting for {seat_label(names, gs.active)} to roll.")
+                               status=me + "  \n" + _("Waiting for {seat} to roll.").format(
+                                   seat=seat_label(names, gs.active)))
         elif gs.current_player() == TEAM:
-            readonly_sheet(gs, seat, colourblind, marks=marks, status=me + "  \nA goal was missed: the team "
-                           "decides the penalty on the mission leader's screen.")
+            readonly_sheet(gs, seat, colourblind, marks=marks, status=me + "  \n" + _(
+                "A goal was missed: the team decides the penalty on the mission leader's screen."))
         elif seat in deciding:
             _fresh_selection(ses, gs, seat)
             scroll_to_top(roll_key(gs))  # after the roll entry above it went, the sheet is in view
-            role = "active" if seat == gs.active and gs.phase == "active" else "passive"
+            role = _("active") if seat == gs.active and gs.phase == "active" else _("passive")
             move_controls(gs, seat, names, colourblind, marks=marks, own=True,
-                          status=me + f"  \n**Your turn** ({role})")
+                          status=me + "  \n" + _("**Your turn** ({role})").format(role=role))
         else:
-            done = "You are done this roll. " if gs.phase == "passive" else ""
-            readonly_sheet(gs, seat, colourblind, marks=marks,
-                           status=me + f"  \n{done}Waiting for {_who_waits(gs, names, bots, deciding)}.")
+            waiting = (_("You are done this roll. Waiting for {seats}.") if gs.phase == "passive"
+                       else _("Waiting for {seats}.")).format(seats=_who_waits(gs, names, bots, deciding))
+            readonly_sheet(gs, seat, colourblind, marks=marks, status=me + "  \n" + waiting)
     state.show_flash()
     if not gs.is_terminal() and gs.current_player() not in (CHANCE, TEAM):
         with st.container(key="advisor-slot"):
             advisor_panel(ses, gs, [seat] if seat in deciding and not bots[seat] else [], names)
-    with st.expander("The table: turn track, mission, the others' sheets"):
+    with st.expander(_("The table: turn track, mission, the others' sheets")):
         if game.has_turn_track:
             turn_track(gs, names)
         if game.has_mission:
@@ -146,11 +151,11 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
         seat_sheets(gs, names, bots, skip=seat, recent=tv.recent_crosses(ses.events, game.n_seats),
                     colourblind=colourblind)
         ss["colourblind-phone"] = bool(ss.get("colourblind"))
-        st.toggle("Colour-blind mode (letters on cells)", key="colourblind-phone", on_change=_sync_colourblind)
+        st.toggle(_("Colour-blind mode (letters on cells)"), key="colourblind-phone", on_change=_sync_colourblind)
     undo_button(ses, "seat")
     with st.container(horizontal=True, key="phone-links"):
-        st.page_link(str(PAGES_DIR / "start.py"), label="Start", icon="🏁")
-        st.page_link(str(PAGES_DIR / "history.py"), label="History", icon="📜")
+        st.page_link(str(PAGES_DIR / "start.py"), label=_("Start"), icon="🏁")
+        st.page_link(str(PAGES_DIR / "history.py"), label=_("History"), icon="📜")
 
 
 def host_view(ses, gs, names, bots, kind, access: str) -> None:
@@ -160,11 +165,13 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
     if game.has_turn_track:
         turn_track(gs, names)
     elif game.n_rolls:
-        st.markdown(f"**Roll {min(gs.roll_index + 1, game.n_rolls)} of {game.n_rolls}**")
+        st.markdown(_("**Roll {roll} of {rolls}**").format(roll=min(gs.roll_index + 1, game.n_rolls),
+                                                            rolls=game.n_rolls))
     else:
-        st.markdown(f"**Roll {gs.roll_index + 1}** · active: {seat_label(names, gs.active)}")
+        st.markdown(_("**Roll {roll}** · active: {seat}").format(roll=gs.roll_index + 1,
+                                                                  seat=seat_label(names, gs.active)))
     if game.has_mission:
-        with st.expander("Team plan"):
+        with st.expander(_("Team plan")):
             team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
     state.show_flash()
     entry_seat = None
@@ -184,7 +191,7 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
     with side:
         news_panel.news_strip(ses, names)
         if game.has_mission and not gs.is_terminal():
-            with st.expander("Mission progress", expanded=True):
+            with st.expander(_("Mission progress"), expanded=True):
                 mission_panel(game.progress(gs).to_json(), names)
     if not (gs.is_terminal() or gs.current_player() in (CHANCE, TEAM)):
         mine = [s for s in deciding if not bots[s]]
@@ -193,28 +200,28 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
             advisor_panel(ses, gs, mine, names)
         phones = [s for s in mine if s in claims]
         if phones:
-            st.caption("📱 Deciding on their own devices: " + ", ".join(seat_label(names, s) for s in phones) +
-                       ". You can also enter for them here.")
+            st.caption(_("📱 Deciding on their own devices: {seats}. You can also enter for them here.").format(
+                seats=", ".join(seat_label(names, s) for s in phones)))
         if mine:
             default = here[0] if here else mine[0]
             if len(mine) > 1:
                 if ss.get("entry-seat") not in mine:
                     ss["entry-seat"] = default
-                entry_seat = st.segmented_control("Entering for", mine, key="entry-seat", required=True,
+                entry_seat = st.segmented_control(_("Entering for"), mine, key="entry-seat", required=True,
                                                   format_func=lambda s: seat_label(names, s) + (" 📱" if s in claims else ""))
                 if entry_seat is None:
                     entry_seat = default
             else:
                 entry_seat = mine[0]
             _fresh_selection(ses, gs, entry_seat)
-            role = "active" if entry_seat == gs.active and gs.phase == "active" else "passive"
-            st.markdown(f"#### {seat_label(names, entry_seat)} decides ({role})")
+            role = _("active") if entry_seat == gs.active and gs.phase == "active" else _("passive")
+            st.markdown(_("#### {seat} decides ({role})").format(seat=seat_label(names, entry_seat), role=role))
             move_controls(gs, entry_seat, names, bool(ss.get("colourblind")), marks=tv.column_marks(gs, entry_seat))
         else:
-            st.info(f"Waiting for {_who_waits(gs, names, bots, deciding)}.")
+            st.info(_("Waiting for {seats}.").format(seats=_who_waits(gs, names, bots, deciding)))
     if access == "host":
         join_box(ses, claims, bots)
-    st.markdown("##### Sheets")
+    st.markdown(_("##### Sheets"))
     seat_sheets(gs, names, bots, skip=entry_seat, recent=tv.recent_crosses(events, game.n_seats),
                 colourblind=bool(ss.get("colourblind")))
     undo_button(ses, access)
@@ -223,7 +230,9 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
 def join_box(ses, claims: set, bots) -> None:
     """The lobby and the join codes, open while a human seat has no device of its own."""
     free = [i for i in range(ses.game.n_seats) if not bots[i] and i not in claims]
-    with st.expander("📱 Join with phones" + (f" — {len(free)} seat{'s' * (len(free) != 1)} free" if free else ""),
+    label = (ngettext("📱 Join with phones — {n} seat free", "📱 Join with phones — {n} seats free", len(free))
+             .format(n=len(free)) if free else _("📱 Join with phones"))
+    with st.expander(label,
                      expanded=bool(free) and ses.state.roll_index == 0):
         lobby_panel(ses, key="table-lobby")
         join_panel(ses, key="table-join")
@@ -249,11 +258,12 @@ elif device_seat is not None:
     phone_view(ses, ses.state, names, bots, kind, device_seat)
 else:
     st.subheader(md(ses.title))
-    facts = [ses.game.title, md(kind)]
+    facts = [game_title(ses.game), kind_label(kind)]
     if ses.game.has_mission:
-        facts.append(f"mission {ses.game.mission.id}: {md(ses.game.mission.name)}")
-    facts.append("this device: " + ("mission leader's screen, enters for every seat" if ses.game.cooperative
-                                    else "host, enters for every seat"))
+        facts.append(_("mission {id}: {name}").format(id=ses.game.mission.id,
+                                                      name=md(mission_name(ses.game.mission.name))))
+    facts.append(_("this device: mission leader's screen, enters for every seat") if ses.game.cooperative
+                 else _("this device: host, enters for every seat"))
     st.caption(" · ".join(facts))
     _bots(ses, bots, kind)
     host_view(ses, ses.state, names, bots, kind, access)

@@ -8,10 +8,12 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from nochmal.engine.cells import CELL_NAMES, COLOUR_LETTERS, COLOURS, COLUMNS, N_COLS, N_ROWS
+from nochmal.engine.cells import CELL_NAMES, COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS
+from nochmal.data.i18n import _, pgettext
 from nochmal.ui.explain import cell_label
+from nochmal.ui.labels import colour_name, translated
 from nochmal.ui.safe import html_text
-from nochmal.ui.sheetview import PALETTE
+from nochmal.ui.sheetview import MARK_WORDS, PALETTE
 
 #: the height (and least width, in landscape) of a cell button in CSS px: a finger's tap target
 CELL_PX = 44
@@ -99,9 +101,10 @@ def points_html(sheet, c: int, mark: str | None) -> str:
     the first value (another seat completed the column in an earlier roll)."""
     first_cls = "circled" if mark == "first" else "struck" if mark in ("later", "gone") else ""
     later_cls = "circled" if mark == "later" else ""
-    what = {"first": "completed first", "later": "completed later", "gone": "first value gone"}.get(mark or "", "")
-    title = f"column {COLUMNS[c]}: {sheet.first_points[c]} first, {sheet.later_points[c]} later" + (
-        f" ({what})" if what else "")
+    what = translated(MARK_WORDS[mark]) if mark in ("first", "later", "gone") else ""
+    title = _("{what}: {first} first, {later} later").format(
+        what=_("column {column}").format(column=COLUMNS[c]), first=sheet.first_points[c],
+        later=sheet.later_points[c]) + (f" ({what})" if what else "")
     return (f'<div class="nm-pts" title="{html_text(title)}"><span class="{first_cls}">{sheet.first_points[c]}</span>'
             f'<br><span class="{later_cls}">{sheet.later_points[c]}</span></div>')
 
@@ -128,8 +131,12 @@ def cell_grid(sheet, crossed: int, seat: int, *, selected: int, highlight: int, 
                 bit = 1 << i
                 name = CELL_NAMES[i]
                 shown = cell_label(sheet, name)
-                tip = f"{shown} {COLOURS[sheet.colour_of[i]]}{' star' if sheet.star_mask & bit else ''}" + (
-                    " (crossed)" if crossed & bit else " (selected)" if selected & bit else "")
+                tip = (_("{cell} {colour} star") if sheet.star_mask & bit else _("{cell} {colour}")).format(
+                    cell=shown, colour=colour_name(sheet.colour_of[i]))
+                if crossed & bit:
+                    tip += " (" + pgettext("cell state", "crossed") + ")"
+                elif selected & bit:
+                    tip += " (" + pgettext("cell state", "selected") + ")"
                 st.button(shown, key=f"cell-{seat}-{name}", help=tip, on_click=_toggle_cell, args=(name,),
                           disabled=bool(crossed & bit) or not enabled, width="stretch")
         if marks is not None:

@@ -7,6 +7,7 @@ import streamlit as st
 
 from nochmal.engine.coop import RemoveDie, StrikeJokers
 from nochmal.engine.game import TEAM
+from nochmal.data.i18n import _
 from nochmal.store.db import ConflictError
 from nochmal.ui.actions import run_action, who
 from nochmal.ui.labels import seat_label
@@ -27,7 +28,7 @@ def even_split(lefts: list[int] | tuple[int, ...], amount: int) -> list[int]:
     a time to the seat that has struck fewest so far and can still strike one; ties go to the
     seat with most "!" left, then to the earlier seat. Never more than a seat has left."""
     split = [0] * len(lefts)
-    for _ in range(max(0, amount)):
+    for _step in range(max(0, amount)):
         able = [i for i, left in enumerate(lefts) if split[i] < left]
         if not able:
             break
@@ -36,13 +37,21 @@ def even_split(lefts: list[int] | tuple[int, ...], amount: int) -> list[int]:
     return split
 
 
+def _why(text: str) -> None:
+    """The rule behind a penalty, folded away in a "Why?" detail."""
+    with st.expander(_("Why?")):
+        st.caption(text)
+
+
 def _strike(n: int) -> None:
     per = tuple(int(st.session_state.get(f"strike-{i}") or 0) for i in range(n))
-    _decide(StrikeJokers(per), "The \"!\" are struck.")
+    _decide(StrikeJokers(per), _("The \"!\" are struck."))
 
 
 def _remove(die: str) -> None:
-    _decide(RemoveDie(die), f"A {die} die leaves the game.")
+    text = (_("A colour die leaves the game.") if die == "colour" else _("A number die leaves the game.")
+            if die == "number" else _("A {die} die leaves the game.").format(die=die))
+    _decide(RemoveDie(die), text)
 
 
 def decision_panel(st_, names: list[str]) -> None:
@@ -52,31 +61,32 @@ def decision_panel(st_, names: list[str]) -> None:
     with st.container(border=True, key="decision-panel"):
         if d.get("kind") == "strike_jokers":
             amount = d["amount"]
-            st.subheader("Goal after turn 10 missed: strike \"!\"")
-            st.write(f"The team has **{chk.get('points')}** points, the goal was **{chk.get('goal')}**. "
-                     f"Strike **{amount}** \"!\" in total, split as you like — an even split is filled in.")
-            with st.expander("Why?"):
-                st.caption("Rule C-GOAL-10: after turn 10, a team below the goal strikes the tableau's number of "
-                           "\"!\", split freely among the players (all that are left if fewer remain).")
+            st.subheader(_("Goal after turn 10 missed: strike \"!\""))
+            st.write(_("The team has **{points}** points, the goal was **{goal}**. "
+                       "Strike **{amount}** \"!\" in total, split as you like — an even split is filled in.")
+                     .format(points=chk.get("points"), goal=chk.get("goal"), amount=amount))
+            _why(_("Rule C-GOAL-10: after turn 10, a team below the goal strikes the tableau's number of "
+                   "\"!\", split freely among the players (all that are left if fewer remain)."))
             even = even_split([s.jokers_left for s in st_.seats], amount)  # filled in; still editable
             cols = st.columns(min(len(names), 6))
             total = 0
             for i, s in enumerate(st_.seats):
                 with cols[i % len(cols)]:
-                    v = st.number_input(f"{seat_label(names, i)} ({s.jokers_left} left)", min_value=0,
+                    v = st.number_input(_("{seat} ({left} left)").format(seat=seat_label(names, i), left=s.jokers_left),
+                                        min_value=0,
                                         max_value=s.jokers_left, value=even[i], step=1, key=f"strike-{i}")
                     total += int(v or 0)
-            st.caption(f"Chosen: {total} of {amount}.")
-            st.button("Strike these \"!\"", key="strike-btn", type="primary", on_click=_strike,
+            st.caption(_("Chosen: {total} of {amount}.").format(total=total, amount=amount))
+            st.button(_("Strike these \"!\""), key="strike-btn", type="primary", on_click=_strike,
                       args=(len(names),), disabled=total != amount)
         elif d.get("kind") == "remove_die":
-            st.subheader("Goal after turn 19 missed: a die leaves")
-            st.write(f"The team has **{chk.get('points')}** points, the goal was **{chk.get('goal')}**. "
-                     "One die leaves the game for good — the team chooses which kind.")
-            with st.expander("Why?"):
-                st.caption("Rule C-GOAL-19: after turn 19, a team below the goal loses one die (a colour die or "
-                           "a number die, the team's choice) for the rest of the game.")
+            st.subheader(_("Goal after turn 19 missed: a die leaves"))
+            st.write(_("The team has **{points}** points, the goal was **{goal}**. "
+                       "One die leaves the game for good — the team chooses which kind.")
+                     .format(points=chk.get("points"), goal=chk.get("goal")))
+            _why(_("Rule C-GOAL-19: after turn 19, a team below the goal loses one die (a colour die or "
+                   "a number die, the team's choice) for the rest of the game."))
             with st.container(horizontal=True):
-                st.button("Remove a colour die", key="remove-colour", on_click=_remove, args=("colour",))
-                st.button("Remove a number die", key="remove-number", on_click=_remove, args=("number",))
+                st.button(_("Remove a colour die"), key="remove-colour", on_click=_remove, args=("colour",))
+                st.button(_("Remove a number die"), key="remove-number", on_click=_remove, args=("number",))
 

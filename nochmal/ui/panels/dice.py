@@ -8,11 +8,13 @@ import streamlit as st
 from nochmal.engine.dice import Roll
 from nochmal.engine.errors import InvalidInputError
 from nochmal.engine.moves import Cross
+from nochmal.data.i18n import _
 from nochmal.store.events import CrossEvent, PassEvent
 from nochmal.ui import tableview as tv
 from nochmal.ui.actions import run_action, same_roll, who
 from nochmal.ui.explain import cell_label
-from nochmal.ui.labels import COLOUR_ORDER, NUMBER_ORDER, colour_face_label, dice_text, number_face_label, seat_label
+from nochmal.ui.labels import (COLOUR_ORDER, NUMBER_ORDER, colour_face_label, colour_word, dice_text, number_face_label,
+                               seat_label)
 from nochmal.ui.safe import md
 
 
@@ -28,7 +30,7 @@ def _enter_roll(nc: int, nn: int, seen_roll: str) -> None:
     def do(ses, access):
         same_roll(ses, seen_roll)
         if not (all(c is not None for c in colours) and all(n is not None for n in numbers)):
-            raise InvalidInputError("choose the face of every die first", rule="R-ROLL")
+            raise InvalidInputError(_("choose the face of every die first"), rule="R-ROLL")
         ses.record(Roll.of(colours, numbers), by=who(access))
         for k in _roll_keys(nc, nn):
             ss[k] = None
@@ -48,49 +50,53 @@ def dice_entry(nc: int, nn: int, allowed: bool, seen_roll: str) -> None:
     """Companion: the faces the table rolled, one tap per die, then "Enter roll". The taps stay
     on the device until "Enter roll" (a form): none is lost to a page update meanwhile, and the
     phone answers each tap at once."""
-    st.markdown("**Enter the roll** — tap the face each die shows")
+    st.markdown(_("**Enter the roll** — tap the face each die shows"))
     with st.form(key="roll-form", border=False, enter_to_submit=False):
         for i in range(nc):
-            st.segmented_control(f"Colour die {i + 1}", COLOUR_ORDER, format_func=colour_face_label,
+            st.segmented_control(_("Colour die {number}").format(number=i + 1), COLOUR_ORDER, format_func=colour_face_label,
                                  key=f"roll-c-{i}", disabled=not allowed)
         for i in range(nn):
-            st.segmented_control(f"Number die {i + 1}", NUMBER_ORDER, format_func=number_face_label,
+            st.segmented_control(_("Number die {number}").format(number=i + 1), NUMBER_ORDER, format_func=number_face_label,
                                  key=f"roll-n-{i}", disabled=not allowed)
-        st.form_submit_button("Enter roll", key="roll-enter", type="primary", icon="🎲", on_click=_enter_roll,
+        st.form_submit_button(_("Enter roll"), key="roll-enter", type="primary", icon="🎲", on_click=_enter_roll,
                               args=(nc, nn, seen_roll), disabled=not allowed)
 
 
 def roll_button(allowed: bool, seen_roll: str) -> None:
-    st.button("Roll the dice", key="roll-digital", type="primary", icon="🎲", on_click=_roll_digital,
+    st.button(_("Roll the dice"), key="roll-digital", type="primary", icon="🎲", on_click=_roll_digital,
               args=(seen_roll,), disabled=not allowed)
 
 
 def dice_panel(st_, names: list[str], bots: list, events: list) -> None:
     """The dice of this roll and which dice each undecided seat may still use."""
     d = st_.dice
-    st.markdown(f"**Roll {st_.roll_index + 1}** — {dice_text(d.colours, d.numbers)}")
+    st.markdown(_("**Roll {roll}** — {dice}").format(roll=st_.roll_index + 1, dice=dice_text(d.colours, d.numbers)))
     decided = tv.this_roll(events)
     lines = []
     for seat in range(st_.game.n_seats):
         label = seat_label(names, seat) + (" 🤖" if bots[seat] else "")
-        role = "active" if seat == st_.active else "passive"
+        role = _("active") if seat == st_.active else _("passive")
         if seat in st_.pending or (st_.phase == "active" and seat == st_.active):
             cf, nf = st_.dice_for(seat)
-            lines.append(f"- {label} ({role}) — to decide, may use {dice_text(cf, nf)}")
+            lines.append(_("- {seat} ({role}) — to decide, may use {dice}").format(
+                seat=label, role=role, dice=dice_text(cf, nf)))
         elif st_.phase == "active":
-            lines.append(f"- {label} ({role}) — waits for the active seat to choose its dice")
+            lines.append(_("- {seat} ({role}) — waits for the active seat to choose its dice").format(
+                seat=label, role=role))
         else:
             ev = decided.get(seat)
-            what = ("crossed " + ev.colour + " " + "-".join(cell_label(st_.seats[seat].sheet, c) for c in ev.cells)
+            what = (_("crossed {colour} {cells}").format(
+                        colour=colour_word(ev.colour),
+                        cells="-".join(cell_label(st_.seats[seat].sheet, c) for c in ev.cells))
                     if isinstance(ev, CrossEvent)
-                    else "failed roll / pass" if isinstance(ev, PassEvent) else "decided")
-            lines.append(f"- {label} ({role}) — done: {md(what)}")
+                    else _("failed roll / pass") if isinstance(ev, PassEvent) else _("decided"))
+            lines.append(_("- {seat} ({role}) — done: {what}").format(seat=label, role=role, what=md(what)))
     st.markdown("\n".join(lines))
     if st_.phase == "passive" and st_.game.sets_aside(st_) and isinstance(st_.active_move, Cross):
         am = st_.active_move
-        st.caption(f"Set aside by the active seat: {colour_face_label(am.colour_die)} and "
-                   f"{number_face_label(am.number_die)}; the others pick from the rest.",
-                   help="Rules R-ACTIVE and R-PASSIVE: the active player's two dice are set aside.")
+        st.caption(_("Set aside by the active seat: {colour_die} and {number_die}; the others pick from the rest.")
+                   .format(colour_die=colour_face_label(am.colour_die), number_die=number_face_label(am.number_die)),
+                   help=_("Rules R-ACTIVE and R-PASSIVE: the active player's two dice are set aside."))
     elif st_.roll_index < st_.game.free_rolls and st_.game.n_seats > 1:
-        st.caption("First three rolls: nothing is set aside, everybody picks from all dice.",
-                   help="Rule R-FIRST3.")
+        st.caption(_("First three rolls: nothing is set aside, everybody picks from all dice."),
+                   help=_("Rule {rule}.").format(rule="R-FIRST3"))

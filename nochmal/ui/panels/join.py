@@ -15,6 +15,7 @@ import segno
 import streamlit as st
 
 from nochmal.engine.errors import NochmalError
+from nochmal.data.i18n import _, pgettext
 from nochmal.store.db import StoreError
 from nochmal.store.session import SeatTakenError, format_short_code
 from nochmal.ui import device, state
@@ -37,15 +38,15 @@ def _claimed(ses, seat: int, seat_code: str) -> str:
     ss["claim_note"] = None
     state.remember_seat(ses, seat_code, seat)
     state.goto("table")
-    return f"This device now plays seat {seat + 1}: {md(ses.seat_names[seat])}."
+    return _("This device now plays seat {seat}: {name}.").format(seat=seat + 1, name=md(ses.seat_names[seat]))
 
 
 def _claim(seat_key: str, seen: dict) -> None:
     seat = st.session_state.get(seat_key)
 
     def do(ses, access):
-        need(access in ("seat", "host"), "a join link or join code is needed to claim a seat")
-        need(seat is not None, "choose a seat first")
+        need(access in ("seat", "host"), _("a join link or join code is needed to claim a seat"))
+        need(seat is not None, _("choose a seat first"))
         # compare-and-set against the claims this device was shown: a seat claimed meanwhile
         # by another device gives "just claimed by another device — try again"
         seat_code = ses.claim_seat(int(seat), device.device_id(), seen=seen.get(str(seat)))
@@ -83,11 +84,12 @@ def claim_from_link(ses, access: str) -> None:
     bots = ses.meta.get("bots") or [None] * n
     ss["takeover"] = None
     if seat is None:
-        ss["claim_note"] = {"game": ses.game_id, "text": f"This link names no seat of this game (it has seats "
-                                                        f"1–{n}). Choose your seat below."}
+        ss["claim_note"] = {"game": ses.game_id, "text": _("This link names no seat of this game (it has seats "
+                                                          "1–{n}). Choose your seat below.").format(n=n)}
         return
     if seat < len(bots) and bots[seat]:
-        ss["claim_note"] = {"game": ses.game_id, "text": f"Seat {seat + 1} is played by a bot. Choose your seat below."}
+        ss["claim_note"] = {"game": ses.game_id,
+                            "text": _("Seat {seat} is played by a bot. Choose your seat below.").format(seat=seat + 1)}
         return
     ss["claim_note"] = None
     holder = (ses.meta.get("claims") or {}).get(str(seat))
@@ -101,14 +103,15 @@ def claim_from_link(ses, access: str) -> None:
         ss["takeover"] = {"game": ses.game_id, "seat": seat, "seen": (ses.meta.get("claims") or {}).get(str(seat))}
         return
     except (NochmalError, StoreError) as err:
-        ss["claim_note"] = {"game": ses.game_id, "text": f"Could not claim seat {seat + 1}: {md(err)}"}
+        ss["claim_note"] = {"game": ses.game_id,
+                            "text": _("Could not claim seat {seat}: {error}").format(seat=seat + 1, error=md(err))}
         return
     state.flash("success", _claimed(ses, seat, seat_code))
 
 
 def _take_over(seat: int, seen: object) -> None:
     def do(ses, access):
-        need(access in ("seat", "host"), "a join link or join code is needed to claim a seat")
+        need(access in ("seat", "host"), _("a join link or join code is needed to claim a seat"))
         try:
             seat_code = ses.claim_seat(seat, device.device_id(), seen=seen)
         except SeatTakenError:
@@ -132,9 +135,10 @@ def claim_prompt(ses, key: str = "claim-link") -> None:
     if t and t.get("game") == ses.game_id and state.my_seat() is None:
         seat = int(t["seat"])
         with st.container(key=f"{key}-takeover-box"):
-            st.warning(f"Seat {seat + 1} ({md(ses.seat_names[seat])}) is played on another device — take it over?")
-            st.button(f"Take over seat {seat + 1}", key=f"{key}-takeover", type="primary", icon="📱",
-                      on_click=_take_over, args=(seat, t.get("seen")))
+            st.warning(_("Seat {seat} ({name}) is played on another device — take it over?").format(
+                seat=seat + 1, name=md(ses.seat_names[seat])))
+            st.button(_("Take over seat {seat}").format(seat=seat + 1), key=f"{key}-takeover", type="primary",
+                      icon="📱", on_click=_take_over, args=(seat, t.get("seen")))
 
 
 def seat_claim(ses, key: str = "claim-seat") -> None:
@@ -143,15 +147,16 @@ def seat_claim(ses, key: str = "claim-seat") -> None:
     bots = ses.meta.get("bots") or [None] * ses.game.n_seats
     options = [i for i in range(ses.game.n_seats) if not bots[i]]
     if not options:
-        st.info("Every seat of this game is a bot.")
+        st.info(_("Every seat of this game is a bot."))
         return
 
     def fmt(i: int) -> str:
-        taken = " (claimed by another device)" if str(i) in claims and claims[str(i)] != st.session_state["device"] else ""
-        return f"{seat_label(ses.seat_names, i)}{taken}"
+        if str(i) in claims and claims[str(i)] != st.session_state["device"]:
+            return _("{seat} (claimed by another device)").format(seat=seat_label(ses.seat_names, i))
+        return seat_label(ses.seat_names, i)
 
-    st.radio("Which seat do you play on this device?", options, format_func=fmt, key=key, index=None)
-    st.button("Claim this seat", key=f"{key}-btn", type="primary", on_click=_claim, args=(key, claims))
+    st.radio(_("Which seat do you play on this device?"), options, format_func=fmt, key=key, index=None)
+    st.button(_("Claim this seat"), key=f"{key}-btn", type="primary", on_click=_claim, args=(key, claims))
 
 
 def join_link(ses, seat: int | None = None) -> str:
@@ -210,29 +215,29 @@ def join_panel(ses, key: str) -> None:
     with st.container(key=key):
         left, right = st.columns([1, 2], vertical_alignment="center")
         with left, st.container(key=f"{key}-qr"):
-            qr_code(link, "QR code of the join link")
+            qr_code(link, _("QR code of the join link"))
         with right:
-            st.markdown("**Scan to join** — the phone then picks its seat. Or scan a seat's own code below: "
-                        "that phone plays the seat at once.")
+            st.markdown(_("**Scan to join** — the phone then picks its seat. Or scan a seat's own code below: "
+                          "that phone plays the seat at once."))
             with st.container(key=f"{key}-link"):
                 st.code(link, language=None, wrap_lines=True)
             if (urlsplit(link).hostname or "") in ("localhost", "127.0.0.1", "::1"):
-                st.caption("This browser reaches the app as *localhost*: a phone needs this computer's network "
-                           "address in its place (start with `nochmal serve --host 0.0.0.0`).")
-            st.caption(f"Or type on **Start → Resume or join**: game id {code(ses.game_id)}, short join code "
-                       f"{code(format_short_code(ses.meta.get('join_code')))}")
+                st.caption(_("This browser reaches the app as *localhost*: a phone needs this computer's network "
+                             "address in its place (start with `nochmal serve --host 0.0.0.0`)."))
+            st.caption(_("Or type on **Start → Resume or join**: game id {id}, short join code {code}").format(
+                id=code(ses.game_id), code=code(format_short_code(ses.meta.get("join_code")))))
         free = free_seats(ses)
         if not free:
-            st.caption("Every human seat has a device.")
+            st.caption(_("Every human seat has a device."))
             return
-        st.markdown("**Free seats** — one code per seat:")
+        st.markdown(_("**Free seats** — one code per seat:"))
         cols = st.columns(min(len(free), 3))
         for j, seat in enumerate(free):
             url = join_link(ses, seat)
             with cols[j % len(cols)], st.container(key=f"{key}-seat-{seat}", border=True):
                 st.markdown(f"**{seat_label(names, seat)}**")
                 with st.container(key=f"{key}-seat-{seat}-qr"):
-                    qr_code(url, f"QR code that claims seat {seat + 1}", module=3)
+                    qr_code(url, _("QR code that claims seat {seat}").format(seat=seat + 1), module=3)
                 with st.container(key=f"{key}-seat-{seat}-link"):
                     st.code(url, language=None, wrap_lines=True)
 
@@ -240,8 +245,8 @@ def join_panel(ses, key: str) -> None:
 def device_label(holder: object) -> str:
     """A claim's device as Markdown: "this device" or "device `3fa2c1`"."""
     if holder == device.device_id():
-        return "this device"
-    return f"device {code(str(holder)[:6])}"
+        return _("this device")
+    return _("device {id}").format(id=code(str(holder)[:6]))
 
 
 def lobby_panel(ses, key: str, links: bool = True) -> None:
@@ -251,20 +256,22 @@ def lobby_panel(ses, key: str, links: bool = True) -> None:
     bots = ses.meta.get("bots") or [None] * ses.game.n_seats
     names = ses.seat_names
     with st.container(key=key):
-        st.markdown("**Lobby**")
+        st.markdown(_("**Lobby**"))
         for i in range(ses.game.n_seats):
+            free = not bots[i] and str(i) not in claims
             if bots[i]:
-                status = f"🤖 {md(bots[i])} bot"
+                status = _("🤖 {bot} bot").format(bot=md(bots[i]))
             elif str(i) in claims:
                 status = f"📱 {device_label(claims[str(i)])}"
             else:
-                status = "free"
+                status = pgettext("seat", "free")
             with st.container(key=f"{key}-seat-{i}", horizontal=True, vertical_alignment="center"):
                 st.markdown(f"**{seat_label(names, i)}** · {status}")
-                if links and status == "free":
-                    with st.popover("seat link", type="tertiary", icon=":material/qr_code_2:",
+                if links and free:
+                    with st.popover(_("seat link"), type="tertiary", icon=":material/qr_code_2:",
                                     key=f"{key}-seat-{i}-pop"):
-                        st.caption(f"Opened on a phone, this link plays seat {i + 1} there at once:")
-                        qr_code(join_link(ses, i), f"QR code that claims seat {i + 1}", module=3)
+                        st.caption(_("Opened on a phone, this link plays seat {seat} there at once:").format(
+                            seat=i + 1))
+                        qr_code(join_link(ses, i), _("QR code that claims seat {seat}").format(seat=i + 1), module=3)
                         st.code(join_link(ses, i), language=None, wrap_lines=True)
 

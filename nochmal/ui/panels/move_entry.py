@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from nochmal.engine.cells import COLOURS, mask_of
+from nochmal.engine.cells import mask_of
 from nochmal.engine.dice import COLOUR_JOKER
 from nochmal.engine.moves import PASS, Cross
+from nochmal.data.i18n import _
 from nochmal.ui import state
 from nochmal.ui import tableview as tv
 from nochmal.ui.actions import need, refused_here, roll_key, run_action, same_roll, show_toast, who
 from nochmal.ui.explain import cell_label
-from nochmal.ui.labels import (colour_face_label, colour_label, colour_order, dice_text, number_face_label,
-                               number_order, pass_icon, pass_label)
+from nochmal.ui.labels import (colour_face_label, colour_label, colour_name, colour_order, dice_text,
+                               number_face_label, number_order, pass_icon, pass_label)
 from nochmal.ui.safe import md
 from nochmal.ui.panels.cell_grid import cell_grid, clear_cells
 from nochmal.ui.panels.seats import seat_status_html
@@ -55,12 +56,12 @@ def dice_picker(st_, seat: int) -> tuple[int | None, int | None, int | None]:
     current_picks(st_, seat)  # drop picks the dice no longer allow
     cols = st.columns(2)
     with cols[0]:
-        cd = st.segmented_control("Colour die", sorted(set(cf), key=colour_order), format_func=colour_face_label, key=kc)
+        cd = st.segmented_control(_("Colour die"), sorted(set(cf), key=colour_order), format_func=colour_face_label, key=kc)
     with cols[1]:
-        nd = st.segmented_control("Number die", sorted(set(nf), key=number_order), format_func=number_face_label, key=kn)
+        nd = st.segmented_control(_("Number die"), sorted(set(nf), key=number_order), format_func=number_face_label, key=kn)
     colour = None
     if cd == COLOUR_JOKER:
-        colour = st.segmented_control("Colour for the X (costs one \"!\")", list(range(5)),
+        colour = st.segmented_control(_("Colour for the X (costs one \"!\")"), list(range(5)),
                                       format_func=colour_label, key=kcol)
     elif cd is not None:
         colour = cd
@@ -68,9 +69,10 @@ def dice_picker(st_, seat: int) -> tuple[int | None, int | None, int | None]:
 
 
 def _check_seat(ses, access, seat: int, seen_roll: str) -> None:
-    need(tv.can_enter(access, state.my_seat(), seat), f"this device may enter only for seat {(state.my_seat() or 0) + 1}")
+    need(tv.can_enter(access, state.my_seat(), seat),
+         _("this device may enter only for seat {seat}").format(seat=(state.my_seat() or 0) + 1))
     same_roll(ses, seen_roll)  # the roll changed under this device's eyes
-    need(seat in tv.seats_to_decide(ses.state), f"it is not seat {seat + 1}'s turn to decide")
+    need(seat in tv.seats_to_decide(ses.state), _("it is not seat {seat}'s turn to decide").format(seat=seat + 1))
 
 
 def _cross(seat: int, seen_roll: str) -> None:
@@ -88,7 +90,8 @@ def _cross(seat: int, seen_roll: str) -> None:
         reset_picks(seat)
         sheet = ses.state.seats[seat].sheet
         shown = "-".join(cell_label(sheet, n) for n in sorted(names))
-        return f"{md(ses.seat_names[seat])} crossed {COLOURS[move.colour]} {shown}."
+        return _("{name} crossed {colour} {cells}.").format(name=md(ses.seat_names[seat]),
+                                                            colour=colour_name(move.colour), cells=shown)
 
     run_action(do, refusal=(seat, seen_roll))
     _after_entry(seat, seen_roll)
@@ -107,8 +110,8 @@ def _fail(seat: int, seen_roll: str) -> None:
         ses.record(PASS, seat=seat, by=who(access))
         reset_picks(seat)
         if ses.game.has_failed_rolls:
-            return f"{md(ses.seat_names[seat])} marked a failed roll."
-        return f"{md(ses.seat_names[seat])} passed."
+            return _("{name} marked a failed roll.").format(name=md(ses.seat_names[seat]))
+        return _("{name} passed.").format(name=md(ses.seat_names[seat]))
 
     run_action(do, refusal=(seat, seen_roll))
     _after_entry(seat, seen_roll)
@@ -134,7 +137,7 @@ def refusal_box(seat: int, seen_roll: str) -> None:
     with st.container(key=f"refusal-{seat}"):  # drawn on every run: the buttons below keep their place
         if r is not None:
             st.error(md(r["words"]), icon="✋")
-            with st.expander("Why?"):
+            with st.expander(_("Why?")):
                 st.caption(md(r["why"]))
 
 
@@ -191,31 +194,35 @@ def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> 
         if status:
             st.markdown(status)
         cf, nf = st_.dice_for(seat)
-        whose = "Your dice" if own else "Dice"
-        st.markdown(f"**{whose}**  \n{dice_text(cf, nf)}" if cf or nf else "**No dice left to use**")
+        whose = _("Your dice") if own else _("Dice")
+        st.markdown(f"**{whose}**  \n{dice_text(cf, nf)}" if cf or nf else _("**No dice left to use**"))
         refusal_box(seat, rk)
         if not any_cross:
-            st.warning("No cross is possible with these dice: mark a failed roll." if st_.game.has_failed_rolls
-                       else "No cross is possible with these dice: pass.")
+            st.warning(_("No cross is possible with these dice: mark a failed roll.") if st_.game.has_failed_rolls
+                       else _("No cross is possible with these dice: pass."))
         elif selected:
             ok = tv.moves_for_cells(st_, seat, selected, cd, nd, colour if cd == COLOUR_JOKER else None)
             if ok:
                 m = ok[0]
-                st.caption(f"✓ {colour_label(m.colour)} ×{m.count}, dice {colour_face_label(m.colour_die)} + "
-                           f"{number_face_label(m.number_die)}" + (f", {m.joker_cost} \"!\"" if m.joker_cost else ""))
+                text = (_("✓ {colour} ×{count}, dice {colour_die} + {number_die}, {jokers} \"!\"") if m.joker_cost
+                        else _("✓ {colour} ×{count}, dice {colour_die} + {number_die}"))
+                st.caption(text.format(colour=colour_label(m.colour), count=m.count,
+                                       colour_die=colour_face_label(m.colour_die),
+                                       number_die=number_face_label(m.number_die), jokers=m.joker_cost))
             elif highlight:
-                st.caption("Tap more cells: dashed cells can join.")
+                st.caption(_("Tap more cells: dashed cells can join."))
             else:
-                st.caption("Not a legal cross yet.")
+                st.caption(_("Not a legal cross yet."))
         else:
-            st.caption("Tap cells to cross" + (" (dashed: they can)." if highlight else "."))
-        st.button("Cross", key="cross-btn", type="primary", icon="✔️", on_click=_cross, args=(seat, rk),
+            st.caption(_("Tap cells to cross (dashed: they can).") if highlight else _("Tap cells to cross."))
+        st.button(_("Cross"), key="cross-btn", type="primary", icon="✔️", on_click=_cross, args=(seat, rk),
                   disabled=not selected, width="stretch")
         st.button(pass_label(st_.game), key="fail-btn", icon=pass_icon(st_.game), on_click=_fail,
-                  args=(seat, rk), width="stretch", help="Use no combination this roll" +
-                  (": marks the next red box; the third ends the game" if st_.game.has_failed_rolls else ""))
-        st.button("Clear", key="clear-btn", on_click=clear_cells, disabled=not selected, width="stretch")
+                  args=(seat, rk), width="stretch",
+                  help=_("Use no combination this roll: marks the next red box; the third ends the game")
+                  if st_.game.has_failed_rolls else _("Use no combination this roll"))
+        st.button(_("Clear"), key="clear-btn", on_click=clear_cells, disabled=not selected, width="stretch")
         st.html(seat_status_html(st_, seat, compact=own))
-    with grid_col, st.expander("Choose the dice yourself"):
-        st.caption("Without a choice, a cross uses the dice that cost the fewest \"!\".")
+    with grid_col, st.expander(_("Choose the dice yourself")):
+        st.caption(_("Without a choice, a cross uses the dice that cost the fewest \"!\"."))
         dice_picker(st_, seat)

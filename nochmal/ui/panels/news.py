@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from nochmal.data import i18n
+from nochmal.data.i18n import _
 from nochmal.ui import tableview as tv
 from nochmal.ui.safe import md
 
@@ -13,15 +15,25 @@ ICONS = {"column": "🏁", "colour": "🎨", "mission": "🎯", "goal": "📊", 
 LOST_ICON = "🎲"  # the end of a lost co-op game: no trophy
 
 
-def icon(item) -> str:
-    if item.kind == "end" and item.text.startswith("The team loses"):
+def icon(item, lost: bool | None = None) -> str:
+    """The item's icon; the end of a lost co-op game gets no trophy. ``lost``: whether the game
+    is a lost co-op game (None: told by the item's English words)."""
+    if lost is None:
+        lost = bool(getattr(item, "lost", False)) or item.text.startswith("The team loses")
+    if item.kind == "end" and lost:
         return LOST_ICON
     return ICONS.get(item.kind, "📣")
 
 
+def _lost(ses) -> bool:
+    """The game is a co-op game the team has lost."""
+    gs = ses.state
+    return bool(ses.game.cooperative and gs.is_terminal() and not gs.outcome().to_json().get("won"))
+
+
 def items(ses, names) -> list:
-    """The game's announcements, worked out once per game and number of events."""
-    key = (ses.game_id, ses.n_events)
+    """The game's announcements, worked out once per game, number of events and language."""
+    key = (ses.game_id, ses.n_events, i18n.language())
     cache = st.session_state.get("news-cache")
     if not (isinstance(cache, tuple) and cache[0] == key):
         cache = (key, tv.news(ses.game, ses.events, names))
@@ -29,8 +41,8 @@ def items(ses, names) -> list:
     return cache[1]
 
 
-def _line(item) -> str:
-    return f"{icon(item)} {md(item.text)}"
+def _line(item, lost: bool = False) -> str:
+    return f"{icon(item, lost)} {md(item.text)}"
 
 
 def news_strip(ses, names, limit: int = 4) -> None:
@@ -38,14 +50,16 @@ def news_strip(ses, names, limit: int = 4) -> None:
     found = items(ses, names)
     with st.container(key="news-strip"):
         if found:
-            st.markdown("  \n".join(_line(i) for i in reversed(found[-limit:])))
+            lost = _lost(ses)
+            st.markdown("  \n".join(_line(i, lost) for i in reversed(found[-limit:])))
 
 
 def news_list(ses, names, limit: int = 8) -> None:
     """The latest announcements (a phone's "the table" section)."""
     found = items(ses, names)
     if found:
-        st.markdown("**News**  \n" + "  \n".join(_line(i) for i in reversed(found[-limit:])))
+        lost = _lost(ses)
+        st.markdown(_("**News**") + "  \n" + "  \n".join(_line(i, lost) for i in reversed(found[-limit:])))
 
 
 def announce_new(ses, names) -> None:
@@ -60,4 +74,4 @@ def announce_new(ses, names) -> None:
         return
     fresh = [i for i in items(ses, names) if i.seq >= seen]
     for item in fresh[-3:]:
-        st.toast(md(item.text), icon=icon(item), duration="long")
+        st.toast(md(item.text), icon=icon(item, _lost(ses)), duration="long")

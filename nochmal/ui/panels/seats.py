@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from nochmal.data.i18n import _
 from nochmal.ui import tableview as tv
-from nochmal.ui.labels import seat_text
+from nochmal.ui.labels import provenance_label, seat_text
+from nochmal.ui.safe import html_text
 from nochmal.ui.sheetview import sheet_html
 
 
@@ -23,15 +25,18 @@ def seat_status_html(st_, seat: int, *, compact: bool = False) -> str:
         for k in range(s.sheet.jokers))
     of = f"/{s.sheet.jokers}" if compact else ""
     line = "display:block" if compact else "white-space:nowrap;margin-right:10px"
-    out = (f'<span style="{line}" title="{jl} of {s.sheet.jokers} &quot;!&quot; left">'
-           f'"!" left: <b>{jl}</b>{of}{jokers}</span>')
+    tip = html_text(_("{left} of {total} \"!\" left").format(left=jl, total=s.sheet.jokers))
+    label = _("\"!\" left:")
+    out = f'<span style="{line}" title="{tip}">{label} <b>{jl}</b>{of}{jokers}</span>'
     if st_.game.has_failed_rolls:
         boxes = st_.game.failed_roll_boxes(s)
         fails = "" if compact else " " + "".join(
             f'<span style="{box}border:2px solid #c62828;background:{"#c62828" if k < s.failed else "#fff"};'
             f'color:#fff">{"✕" if k < s.failed else ""}</span>' for k in range(boxes))
-        out += (f'<span style="white-space:nowrap" title="{s.failed} of {boxes} failed rolls; the last one loses the '
-                f'game">failed rolls: <b>{s.failed}/{boxes}</b>{fails}</span>')
+        tip = html_text(_("{failed} of {boxes} failed rolls; the last one loses the game").format(
+            failed=s.failed, boxes=boxes))
+        label = _("failed rolls:")
+        out += f'<span style="white-space:nowrap" title="{tip}">{label} <b>{s.failed}/{boxes}</b>{fails}</span>'
     return f'<div class="nm-status" style="font:13px sans-serif;margin:2px 0 6px">{out}</div>'
 
 
@@ -47,7 +52,7 @@ def seat_sheets(st_, names: list[str], bots: list, *, skip: int | None, recent: 
             s = st_.seats[seat]
             with col:
                 tag = " 🤖" if bots[seat] else ""
-                prov = "" if s.sheet.provenance == "verified" else f" ({s.sheet.provenance})"
+                prov = "" if s.sheet.provenance == "verified" else f" ({provenance_label(s.sheet.provenance)})"
                 st.html(sheet_html(s.sheet, s.crossed, last=recent[seat], colourblind=colourblind, compact=True,
                                    title=f"{seat_text(names, seat)}{tag} — {s.sheet.id}{prov}",
                                    column_marks=tv.column_marks(st_, seat), colour_marks=tv.colour_marks(st_, seat),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from nochmal.engine.coop import turn_info
+from nochmal.data.i18n import _
 from nochmal.ui import tableview as tv
 from nochmal.ui.safe import html_text
 
@@ -26,29 +27,33 @@ def turn_track(st_, names: list[str]) -> None:
                  f"text-align:center;font:600 11px sans-serif;color:#fff;background:{colour};"
                  f"opacity:{'.45' if f['status'] == 'past' else '1'};"
                  f"{'outline:3px solid #d62728;outline-offset:1px;transform:scale(1.15);' if cur else ''}")
-        title = f"turn {f['turn']}: {names[seat]}{' (now)' if cur else ''}"
+        title = (_("turn {turn}: {name} (now)") if cur else _("turn {turn}: {name}")).format(
+            turn=f["turn"], name=names[seat])
         title = html_text(title)
         boxes.append(f'<span title="{title}" aria-label="{title}" style="{style}">{seat + 1}</span>')
         if "goal" in f:
             chk = f.get("check")
             if chk:
                 bg = "#2e7d32" if chk["met"] else "#c62828"
-                text = f"{chk['points']}/{chk['goal']} {'met' if chk['met'] else 'missed'}"
+                text = (_("{points}/{goal} met") if chk["met"] else _("{points}/{goal} missed")).format(
+                    points=chk["points"], goal=chk["goal"])
             else:
                 bg = "#444"
-                text = f"goal {f['goal']}: {info['team_points']}"
-            boxes.append(f'<span title="goal after turn {f["turn"]}: team points / goal" style="display:inline-block;'
+                text = _("goal {goal}: {points}").format(goal=f["goal"], points=info["team_points"])
+            tip = html_text(_("goal after turn {turn}: team points / goal").format(turn=f["turn"]))
+            boxes.append(f'<span title="{tip}" style="display:inline-block;'
                          f'margin:0 6px 0 4px;padding:0 6px;border-radius:10px;background:{bg};color:#fff;'
-                         f'font:600 11px/20px sans-serif;vertical-align:middle">{text}</span>')
+                         f'font:600 11px/20px sans-serif;vertical-align:middle">{html_text(text)}</span>')
     legend = " ".join(
         f'<span style="display:inline-block;width:12px;height:12px;border-radius:3px;background:'
         f'{SEAT_COLOURS[i % len(SEAT_COLOURS)]};vertical-align:middle"></span> {i + 1} {html_text(n)}'
         for i, n in enumerate(names))
-    st.html(f'<div class="nm-track" role="list" aria-label="turn track" style="line-height:32px">{"".join(boxes)}</div>'
+    track_label = html_text(_("turn track"))
+    st.html(f'<div class="nm-track" role="list" aria-label="{track_label}" style="line-height:32px">{"".join(boxes)}</div>'
             f'<div style="font:12px sans-serif;margin-top:2px">{legend}</div>')
     checks = st_.extra.get("checks", {})
-    parts = [f"Turn **{min(info['turn'], info['turns'])} of {info['turns']}**",
-             f"team points **{info['team_points']}**"]
+    parts = [_("Turn **{turn} of {turns}**").format(turn=min(info["turn"], info["turns"]), turns=info["turns"]),
+             _("team points **{points}**").format(points=info["team_points"])]
     for t in ("10", "19", "27"):
         c = checks.get(t)
         if c:
@@ -56,10 +61,13 @@ def turn_track(st_, names: list[str]) -> None:
             extra = ""
             if pen:
                 if "removed_die" in pen:
-                    extra = f" → a {pen['removed_die']} die left"
+                    die = pen["removed_die"]
+                    extra = " → " + (_("a colour die left") if die == "colour" else _("a number die left")
+                                     if die == "number" else _("a {die} die left").format(die=die))
                 elif "jokers" in pen:
-                    extra = (f" → {pen['jokers']} \"!\" struck" if "per_seat" in pen
-                             else f" → strike {pen['jokers']} \"!\" (team decision)")
-            parts.append(f"after {t}: {c['points']}/{c['goal']} {'met' if c['met'] else 'missed'}{extra}")
+                    extra = " → " + (_("{jokers} \"!\" struck") if "per_seat" in pen
+                                     else _("strike {jokers} \"!\" (team decision)")).format(jokers=pen["jokers"])
+            parts.append((_("after {turn}: {points}/{goal} met") if c["met"] else _("after {turn}: {points}/{goal} missed"))
+                         .format(turn=t, points=c["points"], goal=c["goal"]) + extra)
     st.caption(" · ".join(parts))
 

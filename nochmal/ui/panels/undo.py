@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from nochmal.data.i18n import _
 from nochmal.ui import state
 from nochmal.ui import tableview as tv
 from nochmal.ui.actions import need, run_action, who
@@ -21,10 +22,10 @@ def may_undo(access: str, ev) -> bool:
 def _undo() -> None:
     def do(ses, access):
         ev = tv.last_effective_event(ses.events)
-        need(ev is not None, "nothing to undo")
-        need(may_undo(access, ev), "this device may undo only its own seat's last entry")
+        need(ev is not None, _("nothing to undo"))
+        need(may_undo(access, ev), _("this device may undo only its own seat's last entry"))
         ses.undo(by=who(access))
-        return f"Undone: {md(event_text(ses.game, ev, ses.seat_names))}"
+        return _("Undone: {event}").format(event=md(event_text(ses.game, ev, ses.seat_names)))
 
     run_action(do)
 
@@ -32,8 +33,9 @@ def _undo() -> None:
 def undo_button(ses, access: str, key: str = "undo-btn") -> None:
     ev = tv.last_effective_event(ses.events)
     if ev is None:
-        st.caption("Nothing to undo yet.")
+        st.caption(_("Nothing to undo yet."))
         return
     text = md(event_text(ses.game, ev, ses.seat_names))
-    st.button(f"Undo: {text}", key=key, icon="↩️", on_click=_undo, disabled=not may_undo(access, ev),
-              help="Takes back the last decision still in force (the undo itself is kept in the history)")
+    st.button(_("Undo: {event}").format(event=text), key=key, icon="↩️", on_click=_undo,
+              disabled=not may_undo(access, ev),
+              help=_("Takes back the last decision still in force (the undo itself is kept in the history)"))

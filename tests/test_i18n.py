@@ -1,0 +1,131 @@
+"""German and English (issue 22): the German catalog covers every text the code marks, nothing in
+it is left untranslated or fuzzy, placeholders match, and the language in force picks the words
+and the number formats.
+
+The texts are found the way ``make i18n-extract`` finds them (Babel's extractor with the
+keywords of :data:`nochmal.data.i18n.KEYWORDS`), so a text added to the code without its German
+fails here."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+import nochmal
+from nochmal.data import i18n
+from nochmal.data.i18n import _, ngettext, number, percent
+
+PKG = Path(nochmal.__file__).resolve().parent
+RULES_MD = Path(__file__).resolve().parents[1].parent / "shared" / "RULES.md"
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def marked() -> dict:
+    """(context, msgid) → where it is marked first; a plural's msgid is (singular, plural)."""
+    out: dict = {}
+    for filename, lineno, message, _comments, context in extract_from_dir(
+            str(PKG), method_map=[("**.py", "python")], keywords=i18n.KEYWORDS):
+        out.setdefault((context, message), f"{filename}:{lineno}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def german():
+    with i18n.catalog_path("de").open("rb") as fh:
+        return read_po(fh, locale="de")
+
+
+def test_the_code_marks_texts_at_all():
+    found = marked()
+    assert len(found) > 300, len(found)  # every page, panel and message of the app
+
+
+def test_every_marked_text_has_its_german_and_nothing_is_fuzzy(german):
+    problems = []
+    for (context, msgid), where in sorted(marked().items(), key=lambda kv: kv[1]):
+        key = msgid[0] if isinstance(msgid, tuple) else msgid
+        entry = german.get(key, context=context)
+        if entry is None:
+            problems.append(f"{where}: not in the German catalog: {key!r} (make i18n-update)")
+            continue
+        forms = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        if not all(f and f.strip() for f in forms):
+            problems.append(f"{where}: untranslated in German: {key!r}")
+        if entry.fuzzy:
+            problems.append(f"{where}: fuzzy (unchecked) German for {key!r}")
+        english = msgid if isinstance(msgid, tuple) else (msgid,)
+        if any(sorted(PLACEHOLDER.findall(f)) != sorted(PLACEHOLDER.findall(english[0])) for f in forms if f):
+            problems.append(f"{where}: placeholders differ in the German of {key!r}")
+    assert not problems, "\n".join(problems[:40]) + (f"\n... {len(problems)} in all" if len(problems) > 40 else "")
+
+
+def _literal(node) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def test_marking_calls_take_plain_literals_only():
+    """A text built inside the marking call (an f-string, ``+`` or ``%``) is invisible to the
+    extractor and would stay English. ``N_``, ``ngettext`` and ``pgettext`` take literals;
+    ``_`` may also take a variable (a text marked with ``N_`` where it is defined)."""
+    bad = []
+    for path in PKG.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in i18n.KEYWORDS:
+                n = 2 if node.func.id in ("ngettext", "pgettext") else 1
+                args = node.args[:n]
+                built = any(isinstance(a, (ast.JoinedStr, ast.BinOp)) for a in args)
+                if len(args) < n or built or (node.func.id != "_" and not all(_literal(a) for a in args)):
+                    bad.append(f"{path.relative_to(PKG.parent)}:{node.lineno}: {node.func.id}()")
+    assert not bad, bad
+
+
+def test_the_language_in_force_picks_the_words():
+    assert _("Cross") == "Cross"  # English is the default (the CLI never changes it)
+    with i18n.using("de"):
+        assert _("Cross") == "Ankreuzen"
+        assert i18n.language() == "de"
+    assert i18n.language() == "en"
+    with pytest.raises(ValueError, match="language"):
+        with i18n.using("fr"):
+            pass
+
+
+def test_plural_forms_come_from_the_catalog():
+    plural = next(m for (_c, m) in marked() if isinstance(m, tuple))
+    with i18n.using("de"):
+        one, many = ngettext(plural[0], plural[1], 1), ngettext(plural[0], plural[1], 5)
+    assert one != many and one != plural[0] and many != plural[1], (plural, one, many)
+
+
+def test_numbers_are_written_the_language_s_way():
+    assert number(1234.5, 1) == "1,234.5" and percent(0.25) == "25%"
+    with i18n.using("de"):
+        assert number(1234.5, 1) == "1.234,5"
+        assert percent(0.25).replace("\xa0", " ") == "25 %"
+        assert number(0.36, 2) == "0,36"
+
+
+@pytest.mark.parametrize("tag, code", [("de-DE", "de"), ("de_AT", "de"), ("DE", "de"), ("en-GB", "en"),
+                                       ("fr-FR", None), ("", None), (None, None), ("x" * 99, None)])
+def test_browser_language_tags(tag, code):
+    assert i18n.normalize(tag) == code
+
+
+def test_one_german_and_one_english_sentence_per_rule_id():
+    from nochmal.ui.explain import RULE_WORDS
+
+    if not RULES_MD.is_file():
+        pytest.skip(f"the rules specification is not here ({RULES_MD})")
+    ids = set(re.findall(r"^- \*\*((?:R|C)-[A-Z0-9-]+)\*\*", RULES_MD.read_text(encoding="utf-8"), re.M))
+    assert len(ids) > 30
+    missing = sorted(ids - set(RULE_WORDS))
+    assert not missing, missing
+    with i18n.using("de"):
+        same = sorted(r for r in ids if _(RULE_WORDS[r]) == RULE_WORDS[r])
+    assert not same, f"no German sentence for {same}"
