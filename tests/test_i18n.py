@@ -19,10 +19,21 @@ from babel.messages.pofile import read_po
 import nochmal
 from nochmal.data import i18n
 from nochmal.data.i18n import _, ngettext, number, percent
+from apptools import env  # noqa: F401 (the fixture: a store and a home of its own)
 
 PKG = Path(nochmal.__file__).resolve().parent
 RULES_MD = Path(__file__).resolve().parents[1].parent / "shared" / "RULES.md"
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+@pytest.fixture(autouse=True)
+def _no_language_left_behind():
+    """A German page run leaves its language for code run outside page runs (AppTest formats
+    widget options there): the next test starts from English."""
+    yield
+    from nochmal.ui import lang
+
+    lang._last_run = None
 
 
 def marked() -> dict:
@@ -129,3 +140,61 @@ def test_one_german_and_one_english_sentence_per_rule_id():
     with i18n.using("de"):
         same = sorted(r for r in ids if _(RULE_WORDS[r]) == RULE_WORDS[r])
     assert not same, f"no German sentence for {same}"
+
+
+# --------------------------------------------------------------------------- pages in German (AppTest)
+def _played_game(store):
+    from nochmal.engine.game import CHANCE
+    from nochmal.store.session import GameSession
+    from nochmal.ui import tableview as tv
+
+    ses = GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 2), 1), title="t",
+                             seat_names=["Ann", "Bo"], kind="digital", seed=3)
+    ses.roll_digital()
+    while ses.state.current_player() != CHANCE:
+        seat = tv.seats_to_decide(ses.state)[0]
+        ses.record(next(iter(ses.state.legal_actions(seat))), seat=seat)
+    return ses
+
+
+def test_history_speaks_german_rules_in_words_and_local_times(env):
+    from apptools import HISTORY, app, no_exception
+
+    from nochmal.ui.explain import RULE_WORDS
+
+    ses = _played_game(env)
+    at = app({"game": ses.game_id, "code": ses.meta["host_code"], "lang": "de"})
+    at.switch_page(HISTORY).run()
+    no_exception(at)
+    assert at.title[0].value == "📜 Verlauf"
+    rules = next(t.value for t in at.table if "Regel" in t.value.columns)
+    assert list(rules["Regel"]) == list(RULE_WORDS)
+    with i18n.using("de"):
+        assert list(rules["was sie sagt"]) == [_(RULE_WORDS[r]) for r in RULE_WORDS]
+    events = next(c for c in at.get("markdown") if "`#0`" in c.value).value
+    assert "Wurf" in events and " UTC" in events  # no browser zone in AppTest: the time says UTC
+    with i18n.using("de"):
+        assert i18n.date_time("2026-11-25T02:05:00+00:00", "Europe/Berlin") == "25.11.2026, 03:05:00"
+    with i18n.using("en"):
+        assert i18n.date_time("2026-11-25T02:05:00+00:00", "Europe/Berlin") == "Nov 25, 2026, 3:05:00\u202fAM"
+        assert i18n.date_time("2026-11-25T02:05:00+00:00", "Mars/Olympus").endswith(" UTC")
+
+
+def test_a_phone_has_its_own_language_switch(env):
+    """A seat's own device hides the sidebar: the switch is also under its sheet."""
+    from apptools import TABLE, app, no_exception
+
+    ses = _played_game(env)
+    code = ses.claim_seat(0, "dev0")
+    at = app({"game": ses.game_id, "code": code, "seat": "1"})
+    at.switch_page(TABLE).run()
+    no_exception(at)
+    switch = at.get("button_group")
+    keys = [w.key for w in switch]
+    assert "lang-switch-phone" in keys and "lang-switch" in keys, keys
+    phone = next(w for w in switch if w.key == "lang-switch-phone")
+    phone.set_value("de").run()
+    no_exception(at)
+    assert at.session_state["lang"] == "de"
+    assert any(b.label == "Rückgängig: " or b.label.startswith("Rückgängig") for b in at.button), \
+        [b.label for b in at.button]

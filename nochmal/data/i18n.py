@@ -152,9 +152,17 @@ def percent(share: float, digits: int = 0) -> str:
     return format_percent(share, format=pattern, locale=language())
 
 
-def date_time(value: datetime | str) -> str:
-    """A moment (a datetime or an ISO string) as the language writes a short date and time."""
+def date_time(value: datetime | str, tz: str | None = None) -> str:
+    """A moment (a datetime or an ISO string) as the language writes a date and time, in the
+    time zone ``tz`` (an IANA name such as "Europe/Berlin"; None or unknown: UTC, said so)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     from babel.dates import format_datetime
 
     when = datetime.fromisoformat(value) if isinstance(value, str) else value
-    return format_datetime(when, format="short", locale=language())
+    try:
+        zone = ZoneInfo(tz) if isinstance(tz, str) and 0 < len(tz) <= 64 else None
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = None
+    text = format_datetime(when, format="medium", tzinfo=zone or ZoneInfo("UTC"), locale=language())
+    return text if zone else f"{text} UTC"

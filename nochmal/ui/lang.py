@@ -28,10 +28,20 @@ def _cookie() -> str | None:
         return None
 
 
+#: the language of the last page run of this process, for code run outside any page run: only
+#: AppTest does that (it formats a widget's options in the test's own thread); a served page
+#: always runs with its session
+_last_run: str | None = None
+
+
 def _session() -> str | None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return _last_run
     try:
         return i18n.normalize(st.session_state.get(KEY))
-    except Exception:  # noqa: BLE001 - outside a script run
+    except Exception:  # noqa: BLE001 - a run without a session
         return None
 
 
@@ -45,22 +55,25 @@ def resolve() -> str:
         ss[KEY] = asked
     if not i18n.normalize(ss.get(KEY)):
         ss[KEY] = _cookie() or _browser() or i18n.DEFAULT
+    global _last_run
+    _last_run = ss[KEY]
     return ss[KEY]
 
 
 i18n.set_resolver(_session)
 
 
-def _switched() -> None:
-    chosen = i18n.normalize(st.session_state.get("lang-switch"))
+def _switched(key: str) -> None:
+    chosen = i18n.normalize(st.session_state.get(key))
     if chosen:
         st.session_state[KEY] = chosen
 
 
-def switch() -> None:
+def switch(key: str = "lang-switch") -> None:
     """The language switch (Deutsch | English); the browser keeps the choice (a cookie that the
-    storage component writes)."""
-    st.session_state["lang-switch"] = resolve()
-    st.segmented_control(_("Language"), options=list(i18n.LANGUAGES), key="lang-switch",
-                         format_func=lambda code: i18n.NAMES[code], on_change=_switched,
+    storage component writes). ``key``: a second switch on the same page needs its own (a phone
+    shows one under its sheet, where its hidden sidebar's cannot be reached)."""
+    st.session_state[key] = resolve()
+    st.segmented_control(_("Language"), options=list(i18n.LANGUAGES), key=key,
+                         format_func=lambda code: i18n.NAMES[code], on_change=_switched, args=(key,),
                          label_visibility="collapsed")

@@ -6,8 +6,9 @@ import streamlit as st
 
 from nochmal.ui import tableview as tv
 from nochmal.engine.errors import NochmalError
+from nochmal.data import i18n
 from nochmal.data.i18n import _, ngettext, number
-from nochmal.ui.explain import event_text
+from nochmal.ui.explain import RULE_WORDS, event_text, rule_words
 from nochmal.store.session import MAX_EXPORT_BYTES, import_game, parse_export_bytes
 from nochmal.store.db import StoreError
 from nochmal.ui import owner, state
@@ -16,6 +17,14 @@ from nochmal.ui.panels.undo import undo_button
 from nochmal.ui.safe import code, md
 
 ss = st.session_state
+
+
+def _browser_zone() -> str | None:
+    """The browser's time zone (times are shown as its clock says them), if it told one."""
+    try:
+        return st.context.timezone
+    except Exception:  # noqa: BLE001 - no browser context (AppTest)
+        return None
 
 
 def _import() -> None:
@@ -72,9 +81,10 @@ else:
     if not events:
         st.caption(_("No events yet."))
     lines = []
+    browser_zone = _browser_zone()
     for ev in events:  # Markdown: every text that came from a user or a file goes through md()
         text = f"`#{ev.seq}` {md(event_text(ses.game, ev, ses.seat_names))}"
-        meta = " · ".join(x for x in (ev.by, ev.at.replace("T", " ").replace("+00:00", " UTC")) if x)
+        meta = " · ".join(x for x in (ev.by, i18n.date_time(ev.at, browser_zone)) if x)
         if ev.type != "undo" and ev.seq not in in_force:
             text = _("~~{event}~~ (undone)").format(event=text)
         lines.append(text + (f" — :small[{md(meta)}]" if meta else ""))
@@ -87,6 +97,11 @@ else:
                            icon="⬇️", on_click="ignore")
     else:
         st.caption(_("Export is for the host device (the file holds the whole game; it carries no codes)."))
+
+with st.container(key="rules-in-words"), st.expander(_("📖 The rules in words")):
+    st.caption(_("Every rule the app checks, as the rulebook says it; the id is what the \"Why?\" details and "
+                 "the command line name."))
+    st.table({_("rule"): list(RULE_WORDS), _("what it says"): [rule_words(r) for r in RULE_WORDS]})
 
 st.markdown(_("##### Import a game"))
 st.caption(_("An exported file becomes a new game with new codes. Every event is checked and replayed first; "

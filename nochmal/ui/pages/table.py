@@ -11,6 +11,7 @@ from nochmal.engine.game import CHANCE, TEAM
 from nochmal.data.i18n import _, ngettext
 from nochmal.store.db import ConflictError, StoreError
 from nochmal.ui import state
+from nochmal.ui import lang
 from nochmal.ui import tableview as tv
 from nochmal.ui.actions import conflict_text, roll_key, run_action, show_toast
 from nochmal.ui.labels import game_title, kind_label, mission_name, seat_label
@@ -156,6 +157,7 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
     with st.container(horizontal=True, key="phone-links"):
         st.page_link(str(PAGES_DIR / "start.py"), label=_("Start"), icon="🏁")
         st.page_link(str(PAGES_DIR / "history.py"), label=_("History"), icon="📜")
+        lang.switch("lang-switch-phone")  # the sidebar's switch is hidden on a phone
 
 
 def host_view(ses, gs, names, bots, kind, access: str) -> None:
