@@ -537,19 +537,25 @@ def test_no_rule_ids_in_player_strings_of_the_panels():
 
 
 # --------------------------------------------------------------------------- toasts at the end
+def step(ses) -> None:
+    """One entry of a digital co-op game: the roll, the team's first penalty choice, or the
+    cheapest cross (a failed roll when there is none)."""
+    st_ = ses.state
+    if st_.current_player() == CHANCE:
+        ses.roll_digital()
+    elif st_.current_player() == TEAM:
+        ses.record(st_.legal_actions(TEAM)[0], TEAM)
+    else:
+        seat = tv.seats_to_decide(st_)[0]
+        ses.record(cheapest_cross(st_, seat) or PASS, seat=seat)
+
+
 def test_news_comes_as_toasts_during_the_game_and_not_over_the_outcome(env):
     ses = make(env, mode="coop", players=2, kind="digital", seed=4)
     at = host_table(ses)  # the page has seen the game: later events bring toasts
     toasted = False
     while not ses.state.is_terminal():
-        st_ = ses.state
-        if st_.current_player() == CHANCE:
-            ses.roll_digital()
-        elif st_.current_player() == TEAM:
-            ses.record(st_.legal_actions(TEAM)[0], TEAM)
-        else:
-            seat = tv.seats_to_decide(st_)[0]
-            ses.record(cheapest_cross(st_, seat) or PASS, seat=seat)
+        step(ses)
         if not toasted and not ses.state.is_terminal() and tv.news(ses.game, ses.events, ses.seat_names):
             at.run()  # mid-game: the first news comes as a toast
             assert at.toast, "news during the game comes as a toast"
@@ -580,14 +586,7 @@ def test_the_outcome_names_every_check_s_penalty_C_GOAL_27(env):
     for seed in range(1, 40):  # the first seeded game that reaches the last check and misses it
         ses = make(env, mode="coop", players=3, kind="digital", seed=seed)
         while not ses.state.is_terminal():
-            st_ = ses.state
-            if st_.current_player() == CHANCE:
-                ses.roll_digital()
-            elif st_.current_player() == TEAM:
-                ses.record(st_.legal_actions(TEAM)[0], TEAM)
-            else:
-                seat = tv.seats_to_decide(st_)[0]
-                ses.record(cheapest_cross(st_, seat) or PASS, seat=seat)
+            step(ses)
         checks = ses.state.outcome().to_json()["checks"]
         if "27" in checks and not checks["27"]["met"]:
             break

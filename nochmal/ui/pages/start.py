@@ -14,7 +14,7 @@ from nochmal.engine.game import variant
 from nochmal.data import i18n
 from nochmal.data.i18n import _, ngettext, pgettext
 from nochmal.ui import device, state
-from nochmal.ui.labels import provenance_label
+from nochmal.ui.labels import mission_name, provenance_label
 from nochmal.ui.layout import follow_goto
 from nochmal.ui.panels.join import claim_from_link, claim_prompt, join_panel, lobby_panel, seat_claim
 from nochmal.ui.panels.team_plan import team_plan_panel
@@ -71,11 +71,6 @@ def variant_title(rules) -> str:
     return known.get(rules.title) or rules.title.capitalize()
 
 
-def _mission_names() -> dict:
-    return {1: pgettext("mission", "Colours"), 2: pgettext("mission", "Rows"), 3: pgettext("mission", "Stars"),
-            4: pgettext("mission", "Four-blocks"), 5: pgettext("mission", "NOCH MAL")}
-
-
 def _mission_summaries() -> dict:
     return {
         1: _("Complete one different colour per player."),
@@ -92,10 +87,6 @@ def _shipped(texts, mission_id: int, shown: str) -> str:
     with i18n.using(i18n.DEFAULT):
         english = texts().get(mission_id)
     return texts()[mission_id] if english is not None and shown == english else shown
-
-
-def mission_name(mission) -> str:
-    return _shipped(_mission_names, mission.id, mission.name)
 
 
 def mission_summary(mission) -> str:
@@ -437,7 +428,7 @@ with tab_new:
     if rules.has_mission:
         missions = load_missions()
         st.selectbox(_("Mission"), sorted(missions), key="new-mission",
-                     format_func=lambda m: f"{m} — {mission_name(missions[m])}")
+                     format_func=lambda m: f"{m} — {mission_name(missions[m].name)}")
         mission = get_mission(int(ss["new-mission"]))
         st.caption(md(mission_summary(mission)))
         try:
