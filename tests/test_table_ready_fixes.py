@@ -151,10 +151,15 @@ def test_start_page_says_mission_leader_only_for_co_op(env):
 
 
 def test_browser_tab_title_is_not_co_op_only():
-    tree = ast.parse((REPO / "nochmal" / "ui" / "layout.py").read_text(encoding="utf-8"))
-    titles = [kw.value.value for node in ast.walk(tree) if isinstance(node, ast.Call)
-              for kw in node.keywords if kw.arg == "page_title" and isinstance(kw.value, ast.Constant)]
-    assert titles and all("co-op" not in t.lower() and "mission leader" not in t for t in titles), titles
+    from nochmal.data import i18n
+    from nochmal.ui.layout import PAGE_TITLE
+
+    titles = [PAGE_TITLE]
+    with i18n.using("de"):
+        titles.append(i18n._(PAGE_TITLE))
+    assert titles[1] != titles[0], titles  # the tab speaks the page's language
+    assert all("co-op" not in t.lower() and "koop" not in t.lower() and "mission" not in t.lower() for t in titles), \
+        titles
 
 
 def test_solo_outcome_shows_score_and_rating_and_no_winner_R_SOLO_SCORE(env):

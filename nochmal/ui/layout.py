@@ -8,7 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from nochmal.engine.game import CHANCE
-from nochmal.data.i18n import _, pgettext
+from nochmal.data.i18n import N_, _, pgettext
 
 from . import device, lang, owner, state
 from . import tableview as tv
@@ -25,10 +25,14 @@ div[data-testid="stHorizontalBlock"]:has(> div .nm-cellrow) { flex-wrap: nowrap 
 """
 
 
+#: the browser tab's title (in the page's language)
+PAGE_TITLE = N_("Noch mal! — companion")
+
+
 def setup_page() -> None:
-    st.set_page_config(page_title="Noch mal! — companion", page_icon="🎲", layout="wide")
-    state.init()
     lang.resolve()  # before anything is written: every text of the run speaks it
+    st.set_page_config(page_title=_(PAGE_TITLE), page_icon="🎲", layout="wide")
+    state.init()
     device.sync()  # this browser's device id and remembered games (localStorage)
     owner.accept_link()
     st.markdown(CSS, unsafe_allow_html=True)
