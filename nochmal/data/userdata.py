@@ -35,6 +35,7 @@ from nochmal.engine.coopdata import (
     tableau_to_toml,
     user_tableaus_dir,
 )
+from nochmal.data.i18n import N_, _, ngettext, pgettext
 from nochmal.engine.errors import DataFileError, InvalidInputError, NochmalError
 from nochmal.engine.sheet import (
     BOARDS_DIR,
@@ -318,7 +319,7 @@ def save_user_sheet(spec_data: Mapping) -> tuple[Path, list[Violation]]:
     spec, violations = validate_user_sheet(spec_data)
     target = user_sheet_path(spec.id)
     text = sheet_to_toml(spec)
-    again, _ = spec_from_data(tomllib.loads(text), path=target, strict_invariants=False)
+    again, _warnings = spec_from_data(tomllib.loads(text), path=target, strict_invariants=False)
     if again != spec:  # pragma: no cover - guards sheet_to_toml
         raise DataFileError(target, ["the file would not read back as entered"])
     _atomic_write(target, text)
@@ -355,7 +356,7 @@ def import_sheet_file(name: str, raw: bytes) -> tuple[Path, list[Violation], She
         raise DataFileError(where, err.problems) from None
     except InvalidInputError as err:
         raise DataFileError(where, [str(err)]) from None
-    spec, _ = spec_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path, strict_invariants=False)
+    spec, _warnings = spec_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path, strict_invariants=False)
     return path, violations, spec
 
 
@@ -486,8 +487,15 @@ def tableau_rows(spec: TableauSpec) -> list[dict]:
              "provenance": getattr(spec, k).provenance} for k in TABLEAU_KEYS]
 
 
-GOALS = (("goal_10", "after turn 10"), ("goal_19", "after turn 19"), ("goal_27", "after turn 27"))
+GOALS = (("goal_10", N_("after turn 10")), ("goal_19", N_("after turn 19")), ("goal_27", N_("after turn 27")))
 GOAL_COLOURS = ("#9ecae1", "#4292c6", "#08519c")
+
+
+def provenance_words(provenance: str) -> str:
+    """A value's provenance ("rulebook", "derived", "user") in the language in force."""
+    words = {"rulebook": pgettext("provenance", "rulebook"), "derived": pgettext("provenance", "derived"),
+             "user": pgettext("provenance", "user")}
+    return words.get(provenance, provenance)
 
 
 def tableau_goals_figure(tableaus: Mapping[int, TableauSpec] | Iterable[TableauSpec]):
@@ -497,21 +505,23 @@ def tableau_goals_figure(tableaus: Mapping[int, TableauSpec] | Iterable[TableauS
 
     specs = list(tableaus.values()) if isinstance(tableaus, Mapping) else list(tableaus)
     specs.sort(key=lambda s: s.players)
-    x = [f"{s.players} player{'s' if s.players > 1 else ''}" for s in specs]
+    x = [ngettext("{n} player", "{n} players", s.players).format(n=s.players) for s in specs]
     fig = go.Figure()
     for (key, label), colour in zip(GOALS, GOAL_COLOURS):
+        label = _(label)
         vals = [getattr(s, key) for s in specs]
         fig.add_bar(
             x=x, y=[v.value for v in vals], name=label, text=[v.value for v in vals], textposition="outside",
-            customdata=[v.provenance for v in vals],
+            customdata=[provenance_words(v.provenance) for v in vals],
             marker={"color": colour, "pattern": {"shape": ["/" if v.provenance == "derived" else "" for v in vals],
                                                  "fgcolor": "#ffffff", "fillmode": "overlay",
                                                  "solidity": 0.35}},
-            hovertemplate="%{x}: goal " + label + " = %{y}<br>provenance: %{customdata}<extra></extra>",
+            hovertemplate=_("%{{x}}: goal {label} = %{{y}}<br>provenance: %{{customdata}}").format(label=label)
+            + "<extra></extra>",
         )
     fig.update_layout(
         barmode="group", height=340, margin={"l": 40, "r": 10, "t": 50, "b": 40},
-        title={"text": "Team goals by player count (hatched = derived stand-in)", "font": {"size": 14}},
-        yaxis_title="team points", legend={"orientation": "h", "y": -0.18},
+        title={"text": _("Team goals by player count (hatched = derived stand-in)"), "font": {"size": 14}},
+        yaxis_title=_("team points"), legend={"orientation": "h", "y": -0.18},
     )
     return fig
