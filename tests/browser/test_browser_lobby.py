@@ -84,6 +84,10 @@ def test_phones_join_by_seat_links_reload_restart_resume_and_a_take_over(page, n
         phone.goto(links[seat])
         codes.append(on_seat(phone, store, gid, seat))
         phones.append(phone)
+        if seat == 0:  # the host's seat cards stay in place: the claimed one says so, the others keep their codes
+            expect(panel.locator(".st-key-start-join-seat-0")).to_contain_text("📱 joined on device")
+            expect(panel.locator(".st-key-start-join-seat-0 .nm-qr")).to_have_count(0)
+            expect(panel.locator(".st-key-start-join-seat-1-link")).to_have_count(1)
     claims = GameSession.load(store, gid).meta["claims"]
     assert sorted(claims) == ["0", "1", "2"] and len(set(claims.values())) == 3  # three devices
     screenshot(phones[0], "lobby-phone-claimed")

@@ -125,6 +125,7 @@ def test_three_phones_and_a_host_screen_play_a_mission_to_its_end(browser, app_u
         for seat, viewport in enumerate(PHONE_VIEWPORTS):
             box = host.locator(f".st-key-table-join-seat-{seat}-link")
             expect(box).to_contain_text(f"claim={seat + 1}")
+            expect(box).to_have_count(1)  # the seat cards keep their places while phones join: no stale copy
             link = box.inner_text().strip()
             assert f"game={gid}" in link and f"claim={seat + 1}" in link
             phone = device(viewport)

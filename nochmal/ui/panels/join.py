@@ -230,12 +230,20 @@ def join_panel(ses, key: str) -> None:
         if not free:
             st.caption(_("Every human seat has a device."))
             return
-        st.markdown(_("**Free seats** — one code per seat:"))
-        cols = st.columns(min(len(free), 3))
-        for j, seat in enumerate(free):
-            url = join_link(ses, seat)
+        st.markdown(_("**Seats** — one code per free seat:"))
+        # Every human seat keeps its card in the same place: a seat that a phone claims shows who
+        # has it instead of its code, so the cards left do not jump while the table joins.
+        claims = ses.meta.get("claims") or {}
+        bots = ses.meta.get("bots") or [None] * ses.game.n_seats
+        humans = [i for i in range(ses.game.n_seats) if not bots[i]]
+        cols = st.columns(min(len(humans), 3))
+        for j, seat in enumerate(humans):
             with cols[j % len(cols)], st.container(key=f"{key}-seat-{seat}", border=True):
                 st.markdown(f"**{seat_label(names, seat)}**")
+                if seat not in free:
+                    st.markdown(_("📱 joined on {device}").format(device=device_label(claims.get(str(seat)))))
+                    continue
+                url = join_link(ses, seat)
                 with st.container(key=f"{key}-seat-{seat}-qr"):
                     qr_code(url, _("QR code that claims seat {seat}").format(seat=seat + 1), module=3)
                 with st.container(key=f"{key}-seat-{seat}-link"):
