@@ -27,7 +27,7 @@ from nochmal.store.access import Throttle
 from nochmal.store.session import (AccessError, GameSession, NoGameError, Opened, TooManyGuessesError,
                                    open_with_code, taken_over_seat)
 from nochmal.store.db import GameStore, StoreError, default_store_path
-from nochmal.ui import device
+from nochmal.ui import device, follow
 from nochmal.ui.safe import md
 
 DEFAULTS = {
@@ -322,9 +322,12 @@ def watch_game(ses, *, events: bool, busy: bool = False) -> None:
     after the game had moved on). Drawn first, its timer is in the browser before any later
     request can be sent. Costs one read of the game per tick."""
     gid, seen_claims, seen_n = ses.game_id, _claims_print(ses.meta), ses.n_events
+    follow.guard()  # should Streamlit lose the watcher's timer anyway, the page is rerun
 
     @st.fragment(run_every=3.0 if busy else 1.0 if events else 2.0)
     def _game_watch() -> None:
+        tick = st.session_state["watch_tick"] = st.session_state.get("watch_tick", 0) + 1
+        follow.marker(tick)
         try:
             now = store().get(gid)
         except StoreError:
