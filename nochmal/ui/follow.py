@@ -49,7 +49,7 @@ export default function (component) {
 """ % {"stale": STALE_MS, "marker": MARKER_CLASS}
 
 _component = st.components.v2.component("nochmal_follow", js=JS, isolate_styles=True)
-HIDE_CSS = "<style>.st-key-nm-follow { display: none !important; }</style>"
+HIDE_CSS = "<style>.st-key-nm-follow, .st-key-nm-watch-tick { display: none !important; }</style>"
 
 
 def guard() -> None:
@@ -65,4 +65,5 @@ def _stale() -> None:
 
 def marker(tick: int) -> None:
     """The watcher's hidden marker: ``tick`` counts its runs (call it inside the fragment)."""
-    st.html(f'<span class="{MARKER_CLASS}" style="display:none">{int(tick)}</span>')
+    with st.container(key="nm-watch-tick"):  # hidden by HIDE_CSS: it takes no room
+        st.html(f'<div class="{MARKER_CLASS}">{int(tick)}</div>')
