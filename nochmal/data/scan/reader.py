@@ -1,0 +1,935 @@
+"""Read a photo of a printed sheet: the 7x15 grid's colours, its stars and number fields.
+
+:func:`scan` takes a photo (a BGR ``numpy`` array as OpenCV reads it) and returns a
+:class:`ScanResult`, or raises :class:`ScanError` with a message that says what went wrong and
+what to try. How it reads (OpenCV for every image operation):
+
+1. **Find the grid.** Candidate quadrilaterals come from two places: closed dark outlines (a
+   frame printed around the grid, the sheet's edge; adaptive threshold and contours) and the
+   largest blobs of saturated colour (the cells themselves). Each candidate only has to be
+   roughly right: it is tried as below, and the one whose cells line up best wins.
+2. **Lock onto the cell lattice.** The candidate's homography maps the photo to a
+   fronto-parallel "canonical" grid (one unit per cell). A 1-D search per axis finds the scale
+   and offset at which 15 x 7 coloured cells, separated by gaps and surrounded by paper, fit
+   best; then the positions of the 14 + 6 interior gap lines are measured in every row and
+   column strip and a homography is fitted to them (each measurement is one linear equation),
+   three times. Its residual says how well the photo fits a 15 x 7 lattice; a fit is accepted
+   only if nearly every cell looks printed and the lines agree.
+3. **Light and colour.** A white reference from the paper around the grid removes a colour
+   cast; chromaticity, hue and saturation do not change when a shadow or uneven light makes
+   the paper darker, so the cells are compared by chromaticity.
+4. **Read.** Each cell's colour is the median of four patches between its centre and its
+   corners. The 105 colours are clustered into five (k-means) and the clusters matched to the
+   five printed colours, so the reader adapts to a print's own inks. A star is a large share of
+   the cell's centre that is not the cell's colour (a white or a dark star). A number field is
+   a disc on a shared corner of four cells that is not the cells' colour; its digit is read by
+   template matching where it can be, and left ``None`` where it cannot.
+5. **Which way up.** The grid is read both ways round; the start column's dark header box
+   above the grid, the number fields' digits and the shipped sheets vote. A sheet lying
+   sideways whose top cannot be told is refused; an upright one gets a problem noted.
+6. **Check.** Every printed sheet keeps the sheet invariants (21 cells per colour, blocks of
+   1..6, 3 stars per colour, ...). If the read grid breaks them and one smallest change of the
+   least sure cells to their second colour mends it, that change is made and named; anything
+   else that looks wrong is listed in :attr:`ScanResult.problems`, never silently passed on.
+
+Everything runs on a copy scaled to at most :data:`WORK_SIZE` pixels (more for a small sheet
+in a large photo), typically in 0.1-0.3 s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from nochmal.engine.cells import COLOUR_LETTERS, COLOURS, N_COLS, N_ROWS, cell_name
+from nochmal.engine.errors import NochmalError
+
+WORK_SIZE = 1600  # the photo is scaled down to at most this many pixels on its long side
+DETECT_SIZE = 1200  # candidate quadrilaterals are looked for at this size
+ALIGN_PX = 32  # pixels per cell while aligning
+READ_PX = 40  # pixels per cell while reading
+MARGIN = 1.0  # cells of margin around the grid in the canonical images
+DIGIT_PX = 120  # pixels per cell for reading a number field's digit
+
+#: The five printed colours (BGR, yellow green blue red orange) as the app draws them; the
+#: reader matches the photo's own five colour clusters to these (see :func:`_classify`).
+REFERENCE_BGR = np.array([(0x3c, 0xcf, 0xf6), (0x4a, 0xbf, 0x7d), (0xdc, 0x9f, 0x4a), (0x8d, 0x55, 0xe9),
+                          (0x2f, 0x92, 0xf2)], dtype=np.float64)
+
+STAR_THRESHOLD = 0.2  # share of a cell's centre that is not its colour, above which it has a star
+FIELD_THRESHOLD = 0.5  # share of a corner disc that is not the cells' colour, above which it is a number field
+UNSURE = 0.35  # a cell whose confidence is below this is named in the problems
+
+
+class ScanError(NochmalError):
+    """A photo that cannot be read as a sheet. ``reason`` is a short code (``"not-an-image"``,
+    ``"too-small"``, ``"too-dark"``, ``"blank"``, ``"no-colour"``, ``"cut-off"``, ``"too-far"``,
+    ``"sideways"``, ``"no-grid"``), ``what`` what is wrong, ``advice`` what to try; the message
+    says both."""
+
+    def __init__(self, reason: str, what: str, advice: str) -> None:
+        self.reason = reason
+        self.what = what
+        self.advice = advice
+        super().__init__(f"{what}. {advice}")
+
+
+@dataclass(frozen=True)
+class FoundNumberField:
+    """A number field: the 2x2 square whose top-left cell is ``cell`` (named A1..O7, rows from
+    the top), the digit read in it (None where it could not be read) and the confidences."""
+
+    cell: str
+    number: int | None
+    confidence: float  # that there is a number field here
+    digit_confidence: float
+
+    def to_json(self) -> dict:
+        return {"cell": self.cell, "number": self.number, "confidence": round(self.confidence, 2),
+                "digit_confidence": round(self.digit_confidence, 2)}
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """What :func:`scan` read. ``grid`` is 7 strings of 15 letters y g b r o as in a sheet file
+    (upper case = star); ``confidence[r][c]`` in 0..1 is the lower of the colour's and the
+    star's confidence; ``problems`` names what a person should check (unsure cells, broken
+    sheet invariants, unreadable digits); ``corners`` are the grid's outer corners in the photo
+    (top-left, top-right, bottom-right, bottom-left, pixels)."""
+
+    grid: tuple[str, ...]
+    colours: tuple[tuple[int, ...], ...]  # colour index per cell (nochmal.engine.cells.COLOURS)
+    stars: tuple[tuple[bool, ...], ...]
+    number_fields: tuple[FoundNumberField, ...]
+    confidence: tuple[tuple[float, ...], ...]
+    problems: tuple[str, ...]
+    corners: tuple[tuple[float, float], ...]
+    fit_error: float  # RMS distance (in cells) of the measured gap lines from the fitted lattice
+
+    def to_json(self) -> dict:
+        return {"grid": list(self.grid), "number_fields": [f.to_json() for f in self.number_fields],
+                "confidence": [[round(v, 2) for v in row] for row in self.confidence],
+                "problems": list(self.problems),
+                "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+                "fit_error": round(self.fit_error, 3)}
+
+
+# --------------------------------------------------------------------------- errors
+_ADVICE_FRAME = ("Photograph the printed sheet from above, in good light, so that the whole coloured grid "
+                 "(15 columns, 7 rows) fills most of the picture, with a little table showing all around it")
+
+
+def _refuse(reason: str, what: str, advice: str = _ADVICE_FRAME) -> ScanError:
+    return ScanError(reason, what, advice)
+
+
+# --------------------------------------------------------------------------- input
+def _as_bgr(image) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.size == 0:
+        raise _refuse("not-an-image", "This is not an image", "Give a photo (JPEG or PNG) of the sheet")
+    img = image
+    if img.dtype != np.uint8:
+        if np.issubdtype(img.dtype, np.floating) and img.max(initial=0) <= 1.0:
+            img = img * 255.0
+        img = np.clip(img, 0, 255).astype(np.uint8)
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    elif img.ndim == 3 and img.shape[2] == 4:
+        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+    elif img.ndim == 3 and img.shape[2] == 1:
+        img = cv2.cvtColor(img[:, :, 0], cv2.COLOR_GRAY2BGR)
+    if img.ndim != 3 or img.shape[2] != 3:
+        raise _refuse("not-an-image", f"An array of shape {image.shape} is not a colour image",
+                      "Give a photo (JPEG or PNG) of the sheet")
+    h, w = img.shape[:2]
+    if min(h, w) < 240 or max(h, w) < 320:
+        raise _refuse("too-small", f"The photo has only {w} x {h} pixels",
+                      "Take the photo with the camera at its full size (at least 640 x 480 pixels)")
+    return img
+
+
+def _scaled(img: np.ndarray, size: int) -> tuple[np.ndarray, float]:
+    h, w = img.shape[:2]
+    f = min(1.0, size / max(h, w))
+    if f == 1.0:
+        return img, 1.0
+    return cv2.resize(img, (int(round(w * f)), int(round(h * f))), interpolation=cv2.INTER_AREA), f
+
+
+# --------------------------------------------------------------------------- candidates
+def _quad_of(points: np.ndarray) -> np.ndarray | None:
+    """The convex hull of ``points`` simplified to 4 corners, or None."""
+    hull = cv2.convexHull(points)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float64)
+        if len(approx) < 4:
+            break
+    return None
+
+
+def _colour_blobs(det: np.ndarray) -> tuple[list[np.ndarray], list[str], bool]:
+    """Quadrilaterals around large blobs of saturated colour, the edges of the photo that a
+    colourful blob of printed cells touches (a grid cut off by the photo's edge), and whether
+    there is a small blob of printed cells (a sheet photographed from too far away)."""
+    hsv = cv2.cvtColor(det, cv2.COLOR_BGR2HSV)
+    mask = ((hsv[..., 1] > 90) & (hsv[..., 2] > 50)).astype(np.uint8)
+    k = max(3, int(round(max(det.shape[:2]) / 160)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    h, w = mask.shape
+    gray = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    local_sd = np.sqrt(np.maximum(cv2.blur(gray * gray, (5, 5)) - cv2.blur(gray, (5, 5)) ** 2, 0))
+    quads, touching, small = [], [], False
+
+    def printed(inside, flat=0.5):  # flat patches of several printed colours (not a table cloth, not noise)
+        return np.mean(local_sd[inside] < 12) > flat and _many_hues(hsv[..., 0][inside])
+
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        edges = [name for name, hit in (("left", x <= 1), ("top", y <= 1), ("right", x + bw >= w - 1),
+                                        ("bottom", y + bh >= h - 1)) if hit]
+        if area < 0.02 * h * w:
+            if area > 0.002 * h * w and not edges and bw > 1.4 * bh and printed(labels == i, 0.3):
+                small = True
+            continue
+        if edges and printed(labels == i):
+            touching.extend(edges)
+        contours, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        q = _quad_of(np.concatenate(contours) + np.array([x, y]))
+        if q is not None:
+            quads.append(q)
+    return quads, touching, small
+
+
+def _many_hues(hue: np.ndarray) -> bool:
+    """Whether saturated pixels of these OpenCV hues (0..179) show at least three of the five
+    printed colours (a table or a cloth shows one or two)."""
+    centres = np.array([25, 45, 103, 168, 14])  # yellow green blue red orange
+    d = np.abs(hue[:, None].astype(np.int32) - centres[None, :])
+    d = np.minimum(d, 180 - d)
+    near = d.min(axis=1) < 6
+    shares = np.bincount(np.argmin(d, axis=1)[near], minlength=5) / max(len(hue), 1)
+    return int((shares > 0.05).sum()) >= 3
+
+
+def _dark_outlines(det: np.ndarray) -> list[np.ndarray]:
+    """Quadrilaterals of closed dark outlines (a frame printed around the grid)."""
+    gray = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY)
+    block = max(15, int(max(gray.shape) / 16) | 1)
+    dark = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 10)
+    contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    area = gray.shape[0] * gray.shape[1]
+    out = []
+    for c in contours:
+        if cv2.contourArea(c) < 0.03 * area:
+            continue
+        q = _quad_of(c)
+        if q is not None:
+            out.append(q)
+    return out
+
+
+def _order(quad: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Corners as top-left, top-right, bottom-right, bottom-left with the long sides as the top
+    and the bottom, and whether the long sides run up and down in the photo (the sheet lies
+    sideways: then the left long side is taken as the top, to be checked later)."""
+    c = quad.mean(0)
+    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    q = quad[np.argsort(ang)]  # clockwise on screen (y down), starting anywhere
+    sides = [np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4)]
+    start = 0 if sides[0] + sides[2] >= sides[1] + sides[3] else 1  # q[start]->q[start+1] is a long side
+    q = np.roll(q, -start, axis=0)
+    d = q[1] - q[0]
+    sideways = abs(d[1]) > abs(d[0])
+    if sideways:
+        top_is_first = (q[0, 0] + q[1, 0]) < (q[2, 0] + q[3, 0])  # the left long side
+    else:
+        top_is_first = (q[0, 1] + q[1, 1]) < (q[2, 1] + q[3, 1])
+    if not top_is_first:
+        q = np.roll(q, -2, axis=0)
+    return q, sideways
+
+
+# --------------------------------------------------------------------------- canonical images
+def _units_to_px(px: float) -> np.ndarray:
+    return np.array([[px, 0, MARGIN * px], [0, px, MARGIN * px], [0, 0, 1]], dtype=np.float64)
+
+
+def _warp(img: np.ndarray, H: np.ndarray, px: float, border=cv2.BORDER_REPLICATE) -> np.ndarray:
+    """The canonical image: grid units [-MARGIN, 15 + MARGIN] x [-MARGIN, 7 + MARGIN] at ``px``
+    pixels per unit; ``H`` maps grid units to photo pixels."""
+    size = (int(round((N_COLS + 2 * MARGIN) * px)), int(round((N_ROWS + 2 * MARGIN) * px)))
+    M = H @ np.linalg.inv(_units_to_px(px))
+    return cv2.warpPerspective(img, M, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=border)
+
+
+def _sat_val(canon: np.ndarray, gains: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """HSV's saturation (0..1) and value of each pixel, after multiplying by ``gains``."""
+    b, g, r = cv2.split(canon.astype(np.float32))
+    if gains is not None:
+        b, g, r = b * float(gains[0]), g * float(gains[1]), r * float(gains[2])
+    mx = cv2.max(cv2.max(b, g), r)
+    mn = cv2.min(cv2.min(b, g), r)
+    return (mx - mn) / np.maximum(mx, 1.0), mx
+
+
+def _paper_white(pixels: np.ndarray) -> np.ndarray:
+    """The colour of the paper among ``pixels`` (n x 3): the median of the bright ones that are
+    nearly grey (a colour cast leaves paper far less saturated than any printed colour)."""
+    f = pixels.reshape(-1, 1, 3)
+    if len(f) > 40000:  # a sample is enough
+        f = f[:: len(f) // 20000]
+    sat, level = _sat_val(f)
+    sat, level = sat.ravel(), level.ravel()
+    pale = sat < 0.35
+    if pale.sum() < 50:
+        pale[:] = True
+    chosen = pale & (level >= np.percentile(level[pale], 80))
+    return np.maximum(np.median(f.reshape(-1, 3)[chosen].astype(np.float64), axis=0), 1.0)
+
+
+def _cellness(canon: np.ndarray) -> np.ndarray:
+    """How much each pixel looks like a printed cell: saturated (after balancing the white of
+    the paper) and not dark."""
+    white = _paper_white(canon.reshape(-1, 3))
+    sat, val = _sat_val(canon, white.max() / white)
+    return sat * np.clip(val / (0.35 * float(white.max())), 0, 1)
+
+
+def _interval_means(cum: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Mean of a profile over [lo, hi] (pixel coordinates, fractional), from its cumulative sum."""
+    x = np.arange(len(cum), dtype=np.float64)
+    f_hi = np.interp(hi, x, cum)
+    f_lo = np.interp(lo, x, cum)
+    return (f_hi - f_lo) / np.maximum(hi - lo, 1e-6)
+
+
+def _axis_fit(profile: np.ndarray, n: int, px: float) -> tuple[float, float, float]:
+    """Offset ``a`` and pitch ``b`` (grid units) at which ``n`` cells separated by gaps fit the
+    cellness ``profile`` best (lines at ``a + b*k``), and the fit's contrast: how much more the
+    cells look printed than the gaps between them and the paper around them. Beyond the
+    canonical image counts as printed, so the fit does not run off it."""
+    pad = int(2 * px)
+    padded = np.concatenate([np.ones(pad), profile, np.ones(pad)])
+    cum = np.concatenate([[0.0], np.cumsum(padded, dtype=np.float64)])  # cum[i] = sum of padded[:i]
+    def pos(u):  # grid units -> coordinate in the padded profile
+        return (u + MARGIN) * px + pad
+
+    def search(a, b):
+        a, b = a[:, None, None], b[None, :, None]
+        lines = a + b * np.arange(n)[None, None, :]
+        cells = _interval_means(cum, pos(lines + 0.22 * b), pos(lines + 0.78 * b)).mean(axis=2)
+        inner = a + b * np.arange(1, n)[None, None, :]
+        gaps = _interval_means(cum, pos(inner - 0.04 * b), pos(inner + 0.04 * b)).mean(axis=2)
+        end = a + b * n
+        outside = np.maximum(_interval_means(cum, pos(a - 0.45 * b), pos(a - 0.12 * b))[..., 0],
+                             _interval_means(cum, pos(end + 0.12 * b), pos(end + 0.45 * b))[..., 0])
+        score = cells - gaps - outside
+        i, j = np.unravel_index(np.argmax(score), score.shape)
+        return float(a[i, 0, 0]), float(b[0, j, 0]), float(cells[i, j] - max(gaps[i, j], outside[i, j]))
+
+    a0, b0, _ = search(np.arange(-0.7, 2.0001, 0.03), np.arange(0.55, 1.1001, 0.01))
+    return search(np.arange(a0 - 0.04, a0 + 0.0401, 0.005), np.arange(b0 - 0.012, b0 + 0.01201, 0.002))
+
+
+def _line_measurements(cell: np.ndarray, px: float) -> tuple[list, list]:
+    """Measured gap lines in the canonical image: (x, y, k) for vertical line k measured at
+    height y, and (x, y, j) for horizontal line j measured at x (grid units)."""
+    m = MARGIN * px
+    vertical, horizontal = [], []
+    lo_w, hi_w = int(round(0.3 * px)), int(round(0.3 * px))
+
+    def minimum(profile, centre):
+        c = int(round(centre))
+        seg = profile[c - lo_w:c + hi_w + 1]
+        i = int(np.argmin(seg))
+        if i == 0 or i == len(seg) - 1:
+            return None
+        left, mid, right = seg[i - 1], seg[i], seg[i + 1]
+        # a gap: clearly lower than the cells on both sides of it
+        gap = int(0.12 * px)
+        if i - gap < 1 or i + gap >= len(seg):
+            return None
+        level = min(seg[:i - gap].max(), seg[i + gap:].max())
+        if level - mid < 0.05:
+            return None
+        den = left - 2 * mid + right
+        off = 0.5 * (left - right) / den if den > 1e-9 else 0.0
+        return c - lo_w + i + float(np.clip(off, -0.5, 0.5))
+
+    for r in range(N_ROWS):
+        y0, y1 = int(round(m + (r + 0.25) * px)), int(round(m + (r + 0.75) * px))
+        prof = cell[y0:y1].mean(axis=0)
+        for k in range(1, N_COLS):
+            x = minimum(prof, m + k * px)
+            if x is not None:
+                vertical.append(((x - m) / px, r + 0.5, k))
+    for c in range(N_COLS):
+        x0, x1 = int(round(m + (c + 0.25) * px)), int(round(m + (c + 0.75) * px))
+        prof = cell[:, x0:x1].mean(axis=1)
+        for j in range(1, N_ROWS):
+            y = minimum(prof, m + j * px)
+            if y is not None:
+                horizontal.append((c + 0.5, (y - m) / px, j))
+    return vertical, horizontal
+
+
+def _fit_lattice(vertical: list, horizontal: list) -> tuple[np.ndarray, float, int]:
+    """The homography G (canonical units of the current warp -> true grid units) that maps every
+    measured vertical line point to its line x = k and every horizontal one to y = j, by least
+    squares with outliers dropped; its RMS residual and how many measurements it kept."""
+    rows, rhs, kind = [], [], []
+    for x, y, k in vertical:
+        rows.append([x, y, 1, 0, 0, 0, -k * x, -k * y])
+        rhs.append(k)
+        kind.append(0)
+    for x, y, j in horizontal:
+        rows.append([0, 0, 0, x, y, 1, -j * x, -j * y])
+        rhs.append(j)
+        kind.append(1)
+    A = np.array(rows, dtype=np.float64)
+    t = np.array(rhs, dtype=np.float64)
+    pts = np.array([(v[0], v[1]) for v in vertical] + [(h[0], h[1]) for h in horizontal], dtype=np.float64)
+    kind = np.array(kind)
+    keep = np.ones(len(t), bool)
+    G = np.eye(3)
+    res = np.zeros(len(t))
+    for _ in range(3):
+        theta, *_ = np.linalg.lstsq(A[keep], t[keep], rcond=None)
+        G = np.append(theta, 1.0).reshape(3, 3)
+        mapped = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), G).reshape(-1, 2)
+        res = np.where(kind == 0, mapped[:, 0], mapped[:, 1]) - t
+        mad = np.median(np.abs(res[keep])) + 1e-6
+        new_keep = np.abs(res) < max(0.06, 4 * 1.4826 * mad)
+        if new_keep.sum() < 20 or (new_keep == keep).all():
+            keep = new_keep if new_keep.sum() >= 20 else keep
+            break
+        keep = new_keep
+    rms = float(np.sqrt(np.mean(res[keep] ** 2))) if keep.any() else 1.0
+    return G, rms, int(keep.sum())
+
+
+@dataclass
+class _Fit:
+    H: np.ndarray  # grid units -> work-image pixels
+    rms: float
+    lines: int  # gap-line measurements that agree with the lattice (of 188)
+    cells: float  # share of cells that look printed (away from their centre, where a star may be)
+    score: float
+
+
+def _align(work: np.ndarray, quad: np.ndarray) -> _Fit | None:
+    """Lock the 15 x 7 lattice starting from a rough quadrilateral (work-image pixels)."""
+    grid = np.array([(0, 0), (N_COLS, 0), (N_COLS, N_ROWS), (0, N_ROWS)], dtype=np.float32)
+    H = cv2.getPerspectiveTransform(grid, quad.astype(np.float32)).astype(np.float64)
+    cell = _cellness(_warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT))
+    m = int(MARGIN * ALIGN_PX)
+    ax, bx, sx = _axis_fit(cell[m + int(0.5 * ALIGN_PX):m + int(6.5 * ALIGN_PX)].mean(axis=0), N_COLS, ALIGN_PX)
+    ay, by, sy = _axis_fit(cell[:, m + int(0.5 * ALIGN_PX):m + int(14.5 * ALIGN_PX)].mean(axis=1), N_ROWS, ALIGN_PX)
+    if min(sx, sy) < 0.05:
+        return None
+    H = H @ np.array([[bx, 0, ax], [0, by, ay], [0, 0, 1]])
+    rms, kept = 1.0, 0
+    for _ in range(3):
+        cell = _cellness(_warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT))
+        vertical, horizontal = _line_measurements(cell, ALIGN_PX)
+        if len(vertical) + len(horizontal) < 40:
+            return None
+        G, rms, kept = _fit_lattice(vertical, horizontal)
+        try:
+            H = H @ np.linalg.inv(G)
+        except np.linalg.LinAlgError:
+            return None
+        if rms > 0.25:
+            return None
+    cell = _cellness(_warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT))
+    flat = cell.ravel()
+    regions = _regions(ALIGN_PX)
+    cells = float(np.mean(np.median(flat[regions["body"]], axis=1) > 0.2))
+    border = float(np.mean(np.median(flat[regions["border"]], axis=1) > 0.2))
+    score = cells + kept / 188 - 4 * rms - 0.5 * border
+    return _Fit(H, rms, kept, cells, score)
+
+
+# --------------------------------------------------------------------------- reading
+@lru_cache(maxsize=4)
+def _regions(px: int) -> dict[str, np.ndarray]:
+    """Flat pixel indices (into a canonical image at ``px`` pixels per cell) of each cell's
+    colour patches (``body``, 105 x n), its centre disc (``centre``), each interior corner's
+    disc without the gap cross (``corner``, 84 x n: corner (j, k) for j = 1..6, k = 1..14) and
+    a strip of paper just outside each outer cell (``border``, 44 x n)."""
+    width = int(round((N_COLS + 2 * MARGIN) * px))
+    m = MARGIN * px
+    yy, xx = (np.mgrid[0:px, 0:px] + 0.5) / px  # cell-local coordinates 0..1
+    d_centre = np.hypot(xx - 0.5, yy - 0.5)
+    d_corner = np.min([np.hypot(xx - cx, yy - cy) for cx in (0, 1) for cy in (0, 1)], axis=0)
+    inside = (xx > 0.12) & (xx < 0.88) & (yy > 0.12) & (yy < 0.88)
+    body = np.argwhere(inside & (d_centre > 0.38) & (d_corner > 0.38))
+    centre = np.argwhere(d_centre < 0.27)
+    cy, cx = (np.mgrid[-px // 2:px // 2, -px // 2:px // 2] + 0.5) / px
+    corner = np.argwhere((np.hypot(cx, cy) < 0.26) & (np.abs(cx) > 0.09) & (np.abs(cy) > 0.09)) - px // 2
+
+    def flat(offsets, origins):
+        ys = origins[:, None, 0] + offsets[None, :, 0]
+        xs = origins[:, None, 1] + offsets[None, :, 1]
+        return (ys * width + xs).astype(np.int64)
+
+    cell_origins = np.array([(int(round(m + r * px)), int(round(m + c * px))) for r in range(N_ROWS)
+                             for c in range(N_COLS)])
+    corner_origins = np.array([(int(round(m + j * px)), int(round(m + k * px))) for j in range(1, N_ROWS)
+                               for k in range(1, N_COLS)])
+    # just outside the grid: a strip beyond each outer cell (the paper or the frame)
+    strip = np.argwhere(np.ones((int(0.3 * px), int(0.5 * px)), bool))
+    outside = []
+    for c in range(N_COLS):
+        x = int(round(m + (c + 0.25) * px))
+        outside.append(flat(strip, np.array([(int(round(m - 0.45 * px)), x)]))[0])
+        outside.append(flat(strip, np.array([(int(round(m + (N_ROWS + 0.15) * px)), x)]))[0])
+    for r in range(N_ROWS):
+        y = int(round(m + (r + 0.25) * px))
+        outside.append(flat(strip[:, ::-1], np.array([(y, int(round(m - 0.45 * px)))]))[0])
+        outside.append(flat(strip[:, ::-1], np.array([(y, int(round(m + (N_COLS + 0.15) * px)))]))[0])
+    return {"body": flat(body, cell_origins), "centre": flat(centre, cell_origins),
+            "corner": flat(corner, corner_origins), "border": np.array(outside)}
+
+
+def _white_gains(canon: np.ndarray, valid: np.ndarray, px: int) -> tuple[np.ndarray, float]:
+    """Per-channel gains that make the paper around the grid neutral, and the paper's level."""
+    h, w = canon.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    u, v = xx / px - MARGIN, yy / px - MARGIN
+    outer = (u > -0.7) & (u < N_COLS + 0.7) & (v > -0.7) & (v < N_ROWS + 0.7)
+    inner = (u > -0.25) & (u < N_COLS + 0.25) & (v > -0.25) & (v < N_ROWS + 0.25)
+    band = outer & ~inner & (valid > 0.99)
+    pix = canon[band]
+    if len(pix) < 100:
+        pix = canon.reshape(-1, 3)
+    white = _paper_white(pix).astype(np.float64)
+    return white.max() / white, float(white.max())
+
+
+def _chroma(bgr: np.ndarray) -> np.ndarray:
+    s = np.maximum(bgr.sum(axis=-1, keepdims=True), 1e-6)
+    return bgr / s
+
+
+def _lloyd(feats: np.ndarray, centres: np.ndarray, rounds: int = 30) -> tuple[np.ndarray, float]:
+    """k-means from ``centres``: the final centres and the summed squared distance. A cluster
+    left empty is restarted at the cell farthest from its centre."""
+    centres = centres.copy()
+    for _ in range(rounds):
+        d = np.linalg.norm(feats[:, None, :] - centres[None, :, :], axis=2)
+        label = np.argmin(d, axis=1)
+        moved = centres.copy()
+        for c in range(len(centres)):
+            members = feats[label == c]
+            if len(members):
+                moved[c] = members.mean(axis=0)
+            else:
+                far = int(np.argmax(d[np.arange(len(feats)), label]))
+                moved[c] = feats[far]
+                label[far] = c
+        if np.allclose(moved, centres, atol=1e-7):
+            break
+        centres = moved
+    d = np.linalg.norm(feats[:, None, :] - centres[None, :, :], axis=2)
+    return centres, float((d.min(axis=1) ** 2).sum())
+
+
+def _farthest_points(feats: np.ndarray, start: int, k: int) -> np.ndarray:
+    chosen = [start]
+    d = np.linalg.norm(feats - feats[start], axis=1)
+    for _ in range(k - 1):
+        chosen.append(int(np.argmax(d)))
+        d = np.minimum(d, np.linalg.norm(feats - feats[chosen[-1]], axis=1))
+    return feats[chosen]
+
+
+def _classify(colours: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Colour index, confidence and runner-up for each cell's (cast-corrected) median colour,
+    and whether the five colours were told apart cleanly.
+
+    The 105 chromaticities are clustered into five (k-means, deterministic starts: the printed
+    reference colours and farthest-point starts), and the clusters are matched to the five
+    colours by the permutation nearest the references. So a print whose orange leans towards
+    the reference yellow still reads as orange, as long as its own yellow and orange differ. If
+    the clusters do not look like five printed colours, each cell takes its nearest reference."""
+    from itertools import permutations
+
+    feats = _chroma(colours)
+    refs = _chroma(REFERENCE_BGR)
+    starts = [refs] + [_farthest_points(feats, s, len(refs))
+                       for s in (int(np.argmax(np.linalg.norm(feats - feats.mean(0), axis=1))), 0, 52, 104)]
+    best_centres, best_sse = None, np.inf
+    for start in starts:
+        centres, sse = _lloyd(feats, start)
+        if sse < best_sse - 1e-9:
+            best_centres, best_sse = centres, sse
+    cost = np.linalg.norm(best_centres[:, None, :] - refs[None, :, :], axis=2)  # cluster x colour
+    perm = min(permutations(range(len(refs))), key=lambda p: sum(cost[i, p[i]] for i in range(len(refs))))
+    centres = np.empty_like(best_centres)
+    for i, colour in enumerate(perm):
+        centres[colour] = best_centres[i]
+    gaps = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)[np.triu_indices(len(refs), 1)]
+    clean = bool(gaps.min() > 0.025 and max(cost[i, perm[i]] for i in range(len(refs))) < 0.15)
+    if not clean:
+        centres, _ = _lloyd(feats, refs, rounds=6)
+    d = np.linalg.norm(feats[:, None, :] - centres[None, :, :], axis=2)
+    order = np.argsort(d, axis=1)
+    best, second = order[:, 0], order[:, 1]
+    d1 = d[np.arange(len(d)), best]
+    d2 = d[np.arange(len(d)), second]
+    conf = np.clip(1 - 2 * d1 / np.maximum(d1 + d2, 1e-9), 0, 1)  # 0: halfway between two colours
+    return best, conf, second, clean
+
+
+@lru_cache(maxsize=2)
+def _digit_templates(px: int) -> list[tuple[int, np.ndarray]]:
+    """Dark digits 1..9 on white, in several fonts and weights, about 0.3 cells high."""
+    out = []
+    height = 0.3 * px
+    for font in (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+                 cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN):
+        for weight in (0.035, 0.06):
+            for digit in range(1, 10):
+                scale = height / 22.0 if font != cv2.FONT_HERSHEY_PLAIN else height / 11.0
+                thick = max(1, int(round(weight * px)))
+                (w, h), _ = cv2.getTextSize(str(digit), font, scale, thick)
+                pad = max(2, int(0.02 * px))
+                img = np.full((h + 2 * pad + thick, w + 2 * pad + thick), 255, np.uint8)
+                cv2.putText(img, str(digit), (pad, pad + h), font, scale, 0, thick, cv2.LINE_AA)
+                img = cv2.GaussianBlur(img, (0, 0), 0.025 * px)
+                out.append((digit, img))
+    return out
+
+
+def _read_digit(work: np.ndarray, H: np.ndarray, j: int, k: int) -> tuple[int | None, float]:
+    """The digit in the number field on corner (row line j, column line k), or None."""
+    px = DIGIT_PX
+    half = 0.3
+    size = int(round(2 * half * px))
+    shift = np.array([[1, 0, k - half], [0, 1, j - half], [0, 0, 1]])
+    M = H @ shift @ np.diag([1 / px, 1 / px, 1])
+    patch = cv2.warpPerspective(work, M, (size, size), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    yy, xx = np.mgrid[0:size, 0:size]
+    disc = np.hypot(xx - size / 2, yy - size / 2) < 0.24 * px
+    white = np.percentile(gray[disc], 90)
+    gray = np.where(disc, gray, white)  # drop the circle's outline and what is outside it
+    gray = np.clip(gray / max(white, 1.0) * 255, 0, 255).astype(np.uint8)
+    scores = np.zeros(10)
+    for digit, tpl in _digit_templates(px):
+        if tpl.shape[0] >= size or tpl.shape[1] >= size:
+            continue
+        res = cv2.matchTemplate(gray, tpl, cv2.TM_CCOEFF_NORMED)
+        scores[digit] = max(scores[digit], float(res.max()))
+    order = np.argsort(scores)[::-1]
+    best, second = scores[order[0]], scores[order[1]]
+    # how much closer the best digit fits than the runner-up (1: perfectly, 0: as badly)
+    margin = 1 - (1 - best) / max(1 - second, 1e-6)
+    conf = float(np.clip(margin, 0, 1) * np.clip((best - 0.5) * 4, 0, 1))
+    if best < 0.6 or margin < 0.4:
+        return None, conf
+    return int(order[0]), conf
+
+
+def _rows(label: np.ndarray, star: np.ndarray) -> tuple[str, ...]:
+    return tuple("".join(COLOUR_LETTERS[label[r * N_COLS + c]].upper() if star[r * N_COLS + c]
+                         else COLOUR_LETTERS[label[r * N_COLS + c]] for c in range(N_COLS)) for r in range(N_ROWS))
+
+
+def _violations(label: np.ndarray, star: np.ndarray) -> list:
+    """The sheet invariants (:func:`nochmal.engine.sheet.check_invariants`) the read grid breaks."""
+    from nochmal.engine.sheet import SheetSpec, check_invariants
+
+    # the rows are well-formed by construction: no need to validate them again
+    return check_invariants(SheetSpec.model_construct(grid=_rows(label, star)))
+
+
+REPAIR_CANDIDATES = 8  # the least sure cells that may take their runner-up colour
+REPAIR_MAX_CELLS = 3
+
+
+def _repair(label: np.ndarray, runner_up: np.ndarray, colour_conf: np.ndarray,
+            star: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """Every printed sheet keeps the sheet invariants (21 cells and blocks of 1..6 per colour,
+    3 stars per colour, ...). If the read grid breaks them and giving the runner-up colour to
+    one, two or three of the least sure cells is the one smallest change that makes it keep
+    them all, make that change. Returns the labels and the cells changed."""
+    if not _violations(label, star):
+        return label, []
+    from itertools import combinations
+
+    unsure = [int(i) for i in np.argsort(colour_conf, kind="stable")[:REPAIR_CANDIDATES] if colour_conf[i] < 0.5]
+    for size in range(1, REPAIR_MAX_CELLS + 1):
+        fixes = []
+        for cells in combinations(unsure, size):
+            trial = label.copy()
+            trial[list(cells)] = runner_up[list(cells)]
+            if not _violations(trial, star):
+                fixes.append((cells, trial))
+                if len(fixes) > 1:
+                    return label, []  # two different repairs: leave it to the person
+        if fixes:
+            return fixes[0][1], sorted(fixes[0][0])
+    return label, []
+
+
+# --------------------------------------------------------------------------- the scan
+_GRID_CORNERS = np.array([(0, 0), (N_COLS, 0), (N_COLS, N_ROWS), (0, N_ROWS)], np.float64)
+FINE_PITCH = 36  # a grid whose cells are smaller than this (pixels) is read again from the full photo
+
+
+def _pitch(H: np.ndarray) -> float:
+    """The mean cell size (pixels) of the grid that ``H`` maps."""
+    c = cv2.perspectiveTransform(_GRID_CORNERS.reshape(-1, 1, 2), H).reshape(-1, 2)
+    return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / (2 * N_COLS)
+                 + (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / (2 * N_ROWS)) / 2
+
+
+_FLIP = np.array([[-1, 0, N_COLS], [0, -1, N_ROWS], [0, 0, 1]], dtype=np.float64)  # the grid turned 180 degrees
+_ADVICE_LIGHT = ("Take it again in more light (near a window or under a lamp) or with the flash; keep the sheet "
+                 "out of your own shadow")
+
+
+@dataclass
+class _Reading:
+    """What was read in one orientation of the grid (cells in reading order)."""
+
+    label: np.ndarray
+    colour_conf: np.ndarray
+    runner_up: np.ndarray
+    star: np.ndarray
+    star_conf: np.ndarray
+    fields: list  # FoundNumberField
+    header: tuple[float, float]  # the darkest column header box above the grid, and below it
+    colours_clean: bool  # the five printed colours formed five clear clusters
+    star_score: np.ndarray  # per cell: the share of its centre that is not its colour
+    corner_score: np.ndarray  # per interior corner (row line 1..6, column line 1..14): the same for its disc
+
+    def rows(self) -> tuple[str, ...]:
+        return _rows(self.label, self.star)
+
+
+def _find_grid(work: np.ndarray) -> tuple[_Fit, bool]:
+    """The best lattice fit in the photo and whether the sheet lies sideways; or ScanError."""
+    det, f_det = _scaled(work, DETECT_SIZE)
+    gray = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY)
+    p1, p50, p99 = np.percentile(gray, (1, 50, 99))
+    if p99 < 50 or p50 < 20:
+        raise _refuse("too-dark", "The photo is too dark to read", _ADVICE_LIGHT)
+    if p99 - p1 < 25:
+        raise _refuse("blank", "The photo shows no sheet: it is almost one flat colour", _ADVICE_FRAME)
+    hsv = cv2.cvtColor(det, cv2.COLOR_BGR2HSV)
+    if np.percentile(hsv[..., 1], 99) < 40:
+        raise _refuse("no-colour", "The photo has no colour (black and white?)",
+                      "Take a colour photo: the cells are told apart by their colours")
+
+    blobs, touching, small = _colour_blobs(det)
+    candidates = []
+    for q in sorted(_dark_outlines(det) + blobs, key=lambda q: -cv2.contourArea(q.astype(np.float32))):
+        ordered, sideways = _order(q)
+        ordered = ordered / f_det
+        if any(np.abs(ordered - c).max() < 0.01 * max(work.shape) for c, _ in candidates):
+            continue
+        candidates.append((ordered, sideways))
+    best, best_sideways = None, False
+    for quad, sideways in candidates[:8]:
+        fit = _align(work, quad)
+        if fit is not None and (best is None or fit.score > best.score):
+            best, best_sideways = fit, sideways
+        if best is not None and best.cells > 0.97 and best.lines > 170 and best.rms < 0.03:
+            break  # as good as it gets
+    if best is None or best.cells < 0.93 or best.lines < 60 or best.rms > 0.08:
+        if touching:
+            edges = " and ".join(sorted(set(touching)))
+            raise _refuse("cut-off", f"The grid runs off the {edges} edge of the photo",
+                          "Step back (or zoom out) so that the whole sheet, with a little table around it, "
+                          "is in the picture")
+        if small:
+            raise _refuse("too-far", "The sheet is too small in the photo to be read",
+                          "Move closer (or zoom in) so that the coloured grid fills most of the picture")
+        raise _refuse("no-grid", "No sheet found: there is no grid of 15 x 7 coloured cells in the photo",
+                      _ADVICE_FRAME)
+    corners = cv2.perspectiveTransform(
+        np.array([(0, 0), (N_COLS, 0), (N_COLS, N_ROWS), (0, N_ROWS)], np.float64).reshape(-1, 1, 2),
+        best.H).reshape(-1, 2)
+    h, w = work.shape[:2]
+    if (corners[:, 0] < -0.01 * w).any() or (corners[:, 1] < -0.01 * h).any() or \
+            (corners[:, 0] > 1.01 * w).any() or (corners[:, 1] > 1.01 * h).any():
+        raise _refuse("cut-off", "Part of the grid is outside the photo",
+                      "Step back (or zoom out) so that the whole sheet is in the picture")
+    return best, best_sideways
+
+
+def _read(work: np.ndarray, H: np.ndarray) -> _Reading:
+    """Colours, stars, number fields and the column header boxes, in the orientation ``H``."""
+    px = READ_PX
+    canon = _warp(work, H, px)
+    valid = _warp(np.ones(work.shape[:2], np.float32), H, px, border=cv2.BORDER_CONSTANT)
+    gains, paper = _white_gains(canon, valid, px)
+    if paper < 35:
+        raise _refuse("too-dark", "The sheet is too dark to read", _ADVICE_LIGHT)
+    sat, val = _sat_val(canon, gains)
+    regions = _regions(px)
+    pix = canon.reshape(-1, 3).astype(np.float64) * gains
+    colours = np.median(pix[regions["body"]], axis=1)  # 105 x 3
+    s_flat, v_flat = sat.ravel(), val.ravel()
+    s_cell = np.median(s_flat[regions["body"]], axis=1)
+    v_cell = np.median(v_flat[regions["body"]], axis=1)
+    label, colour_conf, runner_up, clean = _classify(colours)
+
+    # stars: a large share of the centre that is not the cell's colour
+    cs, cv = s_flat[regions["centre"]], v_flat[regions["centre"]]
+    different = (cs < 0.5 * s_cell[:, None]) | (cv < 0.55 * v_cell[:, None])
+    star_score = different.mean(axis=1)
+    star = star_score > STAR_THRESHOLD
+    star_conf = np.clip(np.abs(star_score - STAR_THRESHOLD) / STAR_THRESHOLD, 0, 1)
+
+    # number fields: a corner disc that is not the colour of the cells around it
+    fields = []
+    ks, vs = s_flat[regions["corner"]], v_flat[regions["corner"]]
+    corner_score = np.zeros(len(regions["corner"]))
+    for idx in range(len(regions["corner"])):
+        j, k = divmod(idx, N_COLS - 1)
+        j, k = j + 1, k + 1
+        around = [(j - 1) * N_COLS + k - 1, (j - 1) * N_COLS + k, j * N_COLS + k - 1, j * N_COLS + k]
+        s_ref, v_ref = float(np.mean(s_cell[around])), float(np.mean(v_cell[around]))
+        score = corner_score[idx] = float(np.mean((ks[idx] < 0.45 * s_ref) | (vs[idx] < 0.5 * v_ref)))
+        if score > FIELD_THRESHOLD:
+            digit, digit_conf = _read_digit(work, H, j, k)
+            conf = float(np.clip((score - FIELD_THRESHOLD) / (1 - FIELD_THRESHOLD) * 2, 0, 1))
+            fields.append(FoundNumberField(cell_name((j - 1) * N_COLS + k - 1), digit, conf, digit_conf))
+
+    # the start column's header: a dark filled box above one column (or below, upside down)
+    # (dark against the paper nearby, so that a shadow is not taken for print; a box stands out
+    # from the other columns' headers, which hold a letter or nothing)
+    near_white = cv2.GaussianBlur(cv2.dilate(val, np.ones((int(1.5 * px), int(1.5 * px)), np.uint8)), (0, 0), px / 2)
+    dark = (val < 0.5 * near_white).astype(np.float32)
+    m = MARGIN * px
+
+    def box(v0, v1):
+        y0, y1 = int(m + v0 * px), int(m + v1 * px)
+        shares = [float(dark[y0:y1, int(m + (c + 0.15) * px):int(m + (c + 0.85) * px)].mean()) for c in range(N_COLS)]
+        return max(shares) - float(np.median(shares))
+
+    return _Reading(label, colour_conf, runner_up, star, star_conf, fields, (box(-0.95, -0.2), box(7.2, 7.95)),
+                    clean, star_score, corner_score)
+
+
+def _known_distance(rows: tuple[str, ...]) -> int:
+    """Cells (colour or star) by which ``rows`` differ from the nearest shipped sheet."""
+    from nochmal.engine.sheet import get_sheet, sheet_ids
+
+    flat = "".join(rows)
+    best = len(flat)
+    for sid in sheet_ids():
+        try:
+            other = "".join(get_sheet(sid).spec.grid)
+        except NochmalError:  # pragma: no cover - a broken user file is not ours to report here
+            continue
+        best = min(best, sum(a != b for a, b in zip(flat, other)))
+    return best
+
+
+def _upside_down(up: _Reading, down: _Reading) -> int | None:
+    """+1 if ``up`` is the right way up, -1 if ``down`` is, None if nothing tells: the start
+    column's dark header box above the grid, number fields whose digits read, a shipped sheet."""
+    votes = 0
+    above, below = up.header
+    if above > 0.4 and above - below > 0.25:
+        votes += 1
+    elif below > 0.4 and below - above > 0.25:
+        votes -= 1
+    read_up = sum(f.number is not None for f in up.fields)
+    read_down = sum(f.number is not None for f in down.fields)
+    if abs(read_up - read_down) >= 2:
+        votes += 1 if read_up > read_down else -1
+    d_up, d_down = _known_distance(up.rows()), _known_distance(down.rows())
+    if min(d_up, d_down) <= 3 and abs(d_up - d_down) >= 10:
+        votes += 1 if d_up < d_down else -1
+    return None if votes == 0 else (1 if votes > 0 else -1)
+
+
+def scan(image) -> ScanResult:
+    """Read the sheet in ``image`` (BGR ``numpy`` array, as ``cv2.imread`` returns it).
+
+    Raises :class:`ScanError` (what went wrong and what to try) when there is no readable
+    15 x 7 grid in the photo: an empty or tiny image, a too dark, blank or colourless one, a
+    grid cut off by the photo's edge, a sheet turned sideways whose top cannot be told, no grid
+    at all. A sheet photographed upside down (or sideways) is turned when its start column's
+    header, its number fields' digits or a shipped sheet tell which way is up."""
+    img = _as_bgr(image)
+    work, f_work = _scaled(img, WORK_SIZE)
+    fit, sideways = _find_grid(work)
+    pitch = _pitch(fit.H)
+    if pitch < FINE_PITCH and f_work < 1.0:  # a small sheet in a large photo: read it at more pixels
+        f_fine = min(1.0, f_work * FINE_PITCH / pitch)
+        fine = cv2.resize(img, (int(round(img.shape[1] * f_fine)), int(round(img.shape[0] * f_fine))),
+                          interpolation=cv2.INTER_AREA)
+        scale = np.diag([f_fine / f_work, f_fine / f_work, 1.0])
+        corners = cv2.perspectiveTransform(_GRID_CORNERS.reshape(-1, 1, 2), scale @ fit.H).reshape(-1, 2)
+        refit = _align(fine, corners)
+        if refit is not None and refit.score >= fit.score - 0.05:
+            work, f_work, fit = fine, f_fine, refit
+    H = fit.H
+    problems = []
+    reading = _read(work, H)
+    flipped = _read(work, H @ _FLIP)
+    way = _upside_down(reading, flipped)
+    if way == -1:
+        H, reading = H @ _FLIP, flipped
+    elif way is None:
+        if sideways:
+            raise _refuse("sideways", "The sheet lies sideways in the photo and its top cannot be told",
+                          "Turn the photo (or the sheet) so that the columns A to O run from left to right")
+        problems.append("which way up the sheet is could not be checked (no start-column box, digits or known "
+                        "sheet): if the photo is upside down, turn it and scan again")
+    star, fields = reading.star, reading.fields
+    label, repaired = _repair(reading.label, reading.runner_up, reading.colour_conf, star)
+
+    # confidence and problems
+    confidence = np.minimum(reading.colour_conf, reading.star_conf)
+    for i in np.argsort(confidence, kind="stable"):
+        if confidence[i] >= UNSURE:
+            break
+        name = cell_name(int(i))
+        if i in repaired:
+            problems.append(f"{name}: colour unsure, read as {COLOURS[label[i]]} (rather than "
+                            f"{COLOURS[reading.label[i]]}) as only that keeps the sheet invariants")
+        elif reading.colour_conf[i] <= reading.star_conf[i]:
+            problems.append(f"{name}: colour unsure, {COLOURS[label[i]]} or {COLOURS[reading.runner_up[i]]}")
+        else:
+            problems.append(f"{name}: unsure whether it has a star")
+    for f in fields:
+        if f.number is None:
+            problems.append(f"number field at {f.cell}: the digit could not be read")
+    if not reading.colours_clean:
+        problems.append("the five colours could not be told apart cleanly (odd light or print): check every cell")
+    problems += [f"the read grid breaks {v} (a printed sheet keeps it): check the cells named above"
+                 for v in _violations(label, star)]
+    if fit.rms > 0.04:
+        problems.append(f"the grid lines fit only roughly ({fit.rms:.2f} cells off): the sheet may be bent")
+
+    corners = cv2.perspectiveTransform(
+        np.array([(0, 0), (N_COLS, 0), (N_COLS, N_ROWS), (0, N_ROWS)], np.float64).reshape(-1, 1, 2), H).reshape(-1, 2)
+    shape = lambda a: tuple(tuple(a[r * N_COLS:(r + 1) * N_COLS]) for r in range(N_ROWS))  # noqa: E731
+    return ScanResult(
+        grid=_rows(label, star),
+        colours=shape([int(v) for v in label]),
+        stars=shape([bool(v) for v in star]),
+        number_fields=tuple(sorted(fields, key=lambda f: (int(f.cell[1:]), f.cell[0]))),
+        confidence=shape([float(v) for v in confidence]),
+        problems=tuple(problems),
+        corners=tuple((float(x) / f_work, float(y) / f_work) for x, y in corners),
+        fit_error=fit.rms,
+    )
