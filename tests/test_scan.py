@@ -1,7 +1,7 @@
 """Reading a photo of a printed sheet (issue 20): synthetic photos of every shipped sheet,
 distorted, are read cell for cell; bad photos are refused with a message saying what to try.
 
-The full accuracy run (200 photos) is ``python scripts/scan_accuracy.py``; these tests use a
+The full accuracy run (200 photos) is ``python tools/scan_accuracy.py``; these tests use a
 few seeded photos per sheet so that they stay fast."""
 
 from __future__ import annotations
@@ -124,3 +124,36 @@ def test_the_synthetic_photo_is_a_pure_function_of_its_seed():
     plain = synthetic_photo("coop-I", np.random.default_rng(7), distort=Distortions.none())
     assert plain.truth.settings == {"tilt_x": 0.0, "tilt_y": 0.0, "rotation": 0.0}
     assert [n for _, n in plain.truth.number_fields] == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_photo_file_is_read_from_its_bytes(photo):
+    from nochmal.data.scan.reader import scan_bytes
+
+    ok, jpeg = cv2.imencode(".jpg", photo.image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    assert ok
+    assert_read_right(scan_bytes(jpeg.tobytes()), photo.truth)
+
+
+@pytest.mark.parametrize("name, data, reason, words", [
+    ("an empty file", b"", "not-an-image", "empty"),
+    ("a text file", b"grid = ['yyy']\n" * 50, "not-an-image", "not a photo"),
+    ("a PNG cut short", None, "not-an-image", "not a photo"),
+    ("a file over the cap", b"\xff" * (20 * 1024 * 1024 + 1), "too-large", "at most 20 MB"),
+])
+def test_a_bad_photo_file_is_refused_with_what_to_try(photo, name, data, reason, words):
+    from nochmal.data.scan.reader import scan_bytes
+
+    if data is None:
+        data = cv2.imencode(".png", photo.image)[1].tobytes()[:2000]
+    with pytest.raises(ScanError) as info:
+        scan_bytes(data)
+    assert info.value.reason == reason and words in str(info.value), (name, str(info.value))
+
+
+def test_a_refusal_speaks_german_when_the_page_does(photo):
+    from nochmal.data.i18n import using
+
+    with using("de"), pytest.raises(ScanError) as info:
+        scan(photo.image[:600].copy())
+    assert info.value.reason == "cut-off"
+    assert "Foto" in str(info.value) and "photo" not in str(info.value), str(info.value)

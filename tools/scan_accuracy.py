@@ -1,7 +1,7 @@
 """How well the photo reader reads sheets: N seeded synthetic photos, every distortion on.
 
-    python scripts/scan_accuracy.py            # 200 photos, the 13 shipped sheets in turn
-    python scripts/scan_accuracy.py -n 50 --seed 7 --show-failures
+    python tools/scan_accuracy.py            # 200 photos, the 13 shipped sheets in turn
+    python tools/scan_accuracy.py -n 50 --seed 7 --show-failures
 
 Each photo is made by :func:`nochmal.data.scan.synth.synthetic_photo` (camera tilt up to
 +-20 degrees, rotation up to 15 degrees, uneven light, a colour cast, a hand's shadow, noise,

@@ -143,9 +143,32 @@ def bench_bots(quick: bool = False) -> dict:
     return out
 
 
+def bench_scan(n: int = 13, seed: int = 20) -> dict:
+    """Seconds per scan of a photo of a printed sheet (issue 20's goal: at most 2 s): ``n``
+    seeded synthetic photos (1600 x 1200, every distortion on) of the shipped sheets in turn, each
+    read from its JPEG bytes as an upload is; the median. The rendering is not timed."""
+    import cv2
+    import numpy as np
+
+    from nochmal.data.scan.reader import scan_bytes
+    from nochmal.data.scan.synth import synthetic_photo
+    from nochmal.engine.sheet import BOARDS_DIR
+
+    ids = sorted(p.stem for p in BOARDS_DIR.glob("*.toml"))
+    times = []
+    for i in range(n):
+        photo = synthetic_photo(ids[i % len(ids)], np.random.default_rng([seed, i]))
+        data = cv2.imencode(".jpg", photo.image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes()
+        t0 = time.perf_counter()
+        scan_bytes(data)
+        times.append(time.perf_counter() - t0)
+    return {"scan_s": round(statistics.median(times), 3), "scan_max_s": round(max(times), 3)}
+
+
 def run_bench(quick: bool = False) -> dict:
     res = {}
     res.update(bench_legal_moves(n=400 if quick else 4000))
     res.update(bench_random_decisions(seconds=0.5 if quick else 3.0))
     res.update(bench_bots(quick=quick))
+    res.update(bench_scan(n=3 if quick else 13))
     return res

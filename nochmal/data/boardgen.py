@@ -287,6 +287,52 @@ def _cmd_check(args) -> int:
     return 1 if problems else 0
 
 
+def _cmd_scan(args) -> int:
+    """``boards scan``: read a photo of a printed sheet; print what was read (``--json``: one
+    line) and with ``--out`` write it as a sheet file (its id is the file's name)."""
+    import json
+
+    from nochmal.cli.terminal import printable
+    from nochmal.data import userdata
+    from nochmal.data.scan.reader import MAX_PHOTO_BYTES, ScanError, scan_bytes
+
+    path = Path(args.photo)
+    if path.stat().st_size > MAX_PHOTO_BYTES:
+        raise ScanError("too-large", f"{printable(path.name)}: {path.stat().st_size} bytes, a photo may have at most "
+                        f"{MAX_PHOTO_BYTES // 2**20} MB", "Take the photo at a lower resolution, or save it as a JPEG")
+    try:
+        result = scan_bytes(path.read_bytes())
+    except ScanError as err:
+        raise ScanError(err.reason, f"{printable(path.name)}: {err.what}", err.advice) from None
+    written = None
+    if args.out is not None:
+        out = Path(args.out)
+        if not userdata.ID_PATTERN.match(out.stem):
+            raise InvalidInputError(f"--out {printable(out.name)}: the file's name is the sheet's id, so it must be "
+                                    "1-64 letters, digits, '-', '_' or '.' (starting with a letter or digit) "
+                                    "before .toml")
+        data = result.sheet_data(out.stem, source=f"scanned from the photo {path.name}")
+        userdata.write_sheet_file(out, data)
+        written = out
+    if args.json:
+        line = result.to_json()
+        if written is not None:
+            line["written"] = str(written)
+        print(json.dumps(line, ensure_ascii=True))
+        return 0
+    print(f"grid of {printable(path.name)} (upper case = star; columns A-O, rows 1-7 from the top):")
+    for r, row in enumerate(result.grid, 1):
+        print(f"  {r}  {row}")
+    fields = ", ".join(f"{'?' if f.number is None else f.number} at {f.cell}" for f in result.number_fields)
+    print(f"number fields: {fields or 'none (not a co-op back)'}")
+    for problem in result.problems:
+        print(f"check: {printable(problem)}")
+    if written is not None:
+        print(f"wrote {printable(written)} (provenance user; import it on the Sheets page or copy it into "
+              "the user boards folder)")
+    return 0
+
+
 def _default_out() -> Path:
     from nochmal.engine.sheet import user_boards_dir
 
@@ -298,7 +344,7 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
     argument is checked by its ``type`` before anything is generated or written."""
     from nochmal.cli import args as at
 
-    bp = subparsers.add_parser("boards", help="generate or check the stand-in co-op sheets")
+    bp = subparsers.add_parser("boards", help="generate or check the stand-in co-op sheets, or scan a printed sheet")
     actions = bp.add_subparsers(dest="boards_action", required=True, metavar="ACTION")
     gen = actions.add_parser(
         "generate",
@@ -321,4 +367,18 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
     chk.add_argument("--dir", type=at.existing_folder("--dir"), default=str(BOARDS_DIR),
                      help="boards directory (default: the shipped one)")
     chk.set_defaults(func=_cmd_check)
+    scn = actions.add_parser(
+        "scan", help="read a photo of a printed sheet (grid, stars, co-op number fields)",
+        description="Find the 15 x 7 grid in a photo of a printed sheet (any pad: standard, extension or "
+        "co-op back), correct perspective and light, and read every cell's colour, the stars and the co-op "
+        "number fields. A photo that cannot be read is refused with what to try.")
+    scn.add_argument("photo", metavar="PHOTO", type=at.existing_file("PHOTO", (".jpg", ".jpeg", ".png", ".webp")),
+                     help="the photo (JPEG, PNG or WebP)")
+    scn.add_argument("--json", action="store_true",
+                     help='print one JSON line: {"grid": [7 strings of 15 letters, upper case = star], '
+                     '"number_fields": [...], "confidence": [[...per cell...]], "problems": [...], ...}')
+    scn.add_argument("--out", type=at.output_file("--out", (".toml",)), default=None,
+                     help="also write the sheet as a .toml sheet file (provenance user, source 'scanned'); "
+                     "its id is the file's name")
+    scn.set_defaults(func=_cmd_scan)
     return bp

@@ -10,7 +10,10 @@ a person typed or painted into data files with ``provenance = "user"``:
   ``<user_tableaus_dir>/tableau-N.toml`` (a user tableau overrides the shipped stand-in),
 * :func:`tableau_goals_figure` draws the goals of every player count (plotly).
 
-Every function validates first and writes nothing on error. Errors are
+Every function validates first and writes nothing on error; :func:`prepare_user_sheet`,
+:func:`prepare_user_tableau`, :func:`check_sheet_file_data` and :func:`check_tableau_file_data`
+are those checks alone (``nochmal.data.coopset`` checks a whole co-op set with them before it
+writes any of it). Errors are
 :class:`~nochmal.engine.errors.InvalidInputError` / :class:`~nochmal.engine.errors.DataFileError` whose
 messages name the field (``grid row 3, column F``, ``field id``, ``field goal_19``, ...).
 """
@@ -310,20 +313,35 @@ def _atomic_write(path: Path, text: str) -> None:
         raise
 
 
-def save_user_sheet(spec_data: Mapping) -> tuple[Path, list[Violation]]:
-    """Write a user sheet to ``<user_boards_dir>/<id>.toml`` with ``provenance = "user"``
-    (an existing user sheet with that id is replaced). Returns the file and the invariants of
-    the printed sheets that it breaks (warnings: a co-op back may differ). Ids of shipped sheets
-    are refused; invalid data raise :class:`DataFileError` naming the field; nothing is
-    written on error."""
+def prepare_user_sheet(spec_data: Mapping) -> tuple[SheetSpec, list[Violation], Path, str]:
+    """Everything :func:`save_user_sheet` checks, without writing: the spec, its invariant
+    warnings, the file it would be saved to and the file's text."""
     spec, violations = validate_user_sheet(spec_data)
     target = user_sheet_path(spec.id)
     text = sheet_to_toml(spec)
     again, _warnings = spec_from_data(tomllib.loads(text), path=target, strict_invariants=False)
     if again != spec:  # pragma: no cover - guards sheet_to_toml
         raise DataFileError(target, ["the file would not read back as entered"])
+    return spec, violations, target, text
+
+
+def save_user_sheet(spec_data: Mapping) -> tuple[Path, list[Violation]]:
+    """Write a user sheet to ``<user_boards_dir>/<id>.toml`` with ``provenance = "user"``
+    (an existing user sheet with that id is replaced). Returns the file and the invariants of
+    the printed sheets that it breaks (warnings: a co-op back may differ). Ids of shipped sheets
+    are refused; invalid data raise :class:`DataFileError` naming the field; nothing is
+    written on error."""
+    _spec, violations, target, text = prepare_user_sheet(spec_data)
     _atomic_write(target, text)
     return target, violations
+
+
+def write_sheet_file(path: Path, spec_data: Mapping) -> list[Violation]:
+    """Check a sheet as :func:`save_user_sheet` does and write it to ``path`` (any file, e.g.
+    for ``nochmal boards scan --out``); the invariant warnings. Nothing is written on error."""
+    spec, violations = validate_user_sheet(spec_data)
+    _atomic_write(Path(path), sheet_to_toml(spec))
+    return violations
 
 
 def upload_label(name: object) -> str:
@@ -349,15 +367,22 @@ def import_sheet_file(name: str, raw: bytes) -> tuple[Path, list[Violation], She
     (an upload is not a verified sheet). Errors are :class:`DataFileError` naming the uploaded
     file and the field; nothing is written on error."""
     where = _check_upload(name, raw)
-    data = parse_data_file(bytes(raw), where)
+    _spec, violations, path, text = check_sheet_file_data(parse_data_file(bytes(raw), where), where)
+    _atomic_write(path, text)
+    spec, _warnings = spec_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path, strict_invariants=False)
+    return path, violations, spec
+
+
+def check_sheet_file_data(data: object, where: object) -> tuple[SheetSpec, list[Violation], Path, str]:
+    """The checks of :func:`import_sheet_file` on the data of a sheet file (as
+    :func:`prepare_user_sheet`; nothing is written). Errors are :class:`DataFileError` naming
+    ``where`` and the field."""
     try:
-        path, violations = save_user_sheet(data)
+        return prepare_user_sheet(data)
     except DataFileError as err:
         raise DataFileError(where, err.problems) from None
     except InvalidInputError as err:
         raise DataFileError(where, [str(err)]) from None
-    spec, _warnings = spec_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path, strict_invariants=False)
-    return path, violations, spec
 
 
 def delete_user_sheet(sheet_id: str) -> Path:
@@ -420,6 +445,15 @@ def save_user_tableau(players: int, values: Mapping[str, int], track: Iterable[i
     """Write the printed tableau for ``players`` to ``<user_tableaus_dir>/tableau-N.toml``,
     every value with ``provenance = "user"``; it overrides the shipped stand-in. ``values``
     needs every key of :data:`TABLEAU_KEYS`. Validated first; nothing is written on error."""
+    target, text, _spec = prepare_user_tableau(players, values, track)
+    _atomic_write(target, text)
+    return target
+
+
+def prepare_user_tableau(players: int, values: Mapping[str, int],
+                         track: Iterable[int] = ()) -> tuple[Path, str, TableauSpec]:
+    """Everything :func:`save_user_tableau` checks, without writing: the file it would be saved
+    to, the file's text and the tableau."""
     players = _check_players(players)
     target = user_tableau_path(players)
     if not isinstance(values, Mapping):
@@ -452,8 +486,7 @@ def save_user_tableau(players: int, values: Mapping[str, int], track: Iterable[i
             + tableau_to_toml(spec))
     if tableau_from_data(tomllib.loads(text), path=target) != spec:  # pragma: no cover
         raise DataFileError(target, ["the file would not read back as entered"])
-    _atomic_write(target, text)
-    return target
+    return target, text, spec
 
 
 def import_tableau_file(name: str, raw: bytes) -> tuple[Path, TableauSpec]:
@@ -463,12 +496,20 @@ def import_tableau_file(name: str, raw: bytes) -> tuple[Path, TableauSpec]:
     saved with ``provenance = "user"``. Errors are :class:`DataFileError` naming the uploaded
     file and the field; nothing is written on error."""
     where = _check_upload(name, raw)
-    spec = tableau_from_data(parse_data_file(bytes(raw), where), path=where)
+    path, text, _spec = check_tableau_file_data(parse_data_file(bytes(raw), where), where)
+    _atomic_write(path, text)
+    return path, tableau_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path)
+
+
+def check_tableau_file_data(data: object, where: object) -> tuple[Path, str, TableauSpec]:
+    """The checks of :func:`import_tableau_file` on the data of a tableau file (as
+    :func:`prepare_user_tableau`; nothing is written). Errors are :class:`DataFileError` naming
+    ``where`` and the field."""
+    spec = tableau_from_data(data, path=where)
     try:
-        path = save_user_tableau(spec.players, {k: spec.value(k) for k in TABLEAU_KEYS}, spec.track)
+        return prepare_user_tableau(spec.players, {k: spec.value(k) for k in TABLEAU_KEYS}, spec.track)
     except DataFileError as err:
         raise DataFileError(where, err.problems) from None
-    return path, tableau_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path)
 
 
 def delete_user_tableau(players: int) -> bool:

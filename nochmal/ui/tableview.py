@@ -10,6 +10,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 
+from nochmal.data import coopset
 from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER
 from nochmal.engine.errors import InvalidInputError
 from nochmal.store.events import CrossEvent, PassEvent, RollEvent, UndoEvent
@@ -20,9 +21,14 @@ from nochmal.bots.policies import get_policy
 
 # --------------------------------------------------------------------------- new games
 def default_sheets(mode: str, players: int) -> list[str]:
-    """The sheets the seats of a new ``mode`` game take unless chosen (the variant's
-    ``default_sheets``: co-op sheets I, II, ... in seat order, C-BOARDS; else the standard sheet)."""
-    return variant(mode).default_sheets(players)
+    """The sheets the seats of a new ``mode`` game take unless chosen: in a co-op game the
+    owner's co-op set, seat 1 on sheet I, seat 2 on II, ... with the stand-in of the slot where
+    the set has none (:func:`nochmal.data.coopset.seat_sheets` holds that decision; C-BOARDS);
+    else the variant's ``default_sheets`` (the standard sheet)."""
+    rules = variant(mode)
+    if rules.cooperative:
+        return coopset.default_sheets(players)
+    return rules.default_sheets(players)
 
 
 def make_game(mode: str, sheets: Sequence[str], mission: int = 1) -> Game:

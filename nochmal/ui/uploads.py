@@ -1,4 +1,4 @@
-"""An uploaded data file (sheet or tableau) on its way in: who may import it, whether one was
+"""An uploaded data file (sheet, tableau or co-op set) on its way in: who may import it, whether one was
 chosen, its size, and how a refused file is reported (one error line per problem)."""
 
 from __future__ import annotations
@@ -13,18 +13,21 @@ from nochmal.ui.safe import md
 
 
 def _kind_word(kind: str) -> str:
-    """The kind of file in the page's language ("sheet", "tableau"; anything else as it is)."""
+    """The kind of file in the page's language ("sheet", "tableau", "set"; anything else as it is)."""
     if kind == "sheet":
         return pgettext("file kind", "sheet")
     if kind == "tableau":
         return pgettext("file kind", "tableau")
+    if kind == "set":
+        return pgettext("file kind", "co-op set")
     return kind
 
 
-def checked_upload(upload_key: str, kind: str):
+def checked_upload(upload_key: str, kind: str, limit: int = MAX_DATA_FILE_BYTES):
     """``(file, None)`` for the file uploaded under ``upload_key`` if it may be imported, else
-    ``(None, message)``: not this app's owner, no file chosen, or a file over the size cap.
-    ``kind`` names the file for people ("sheet", "tableau")."""
+    ``(None, message)``: not this app's owner, no file chosen, or a file over the size cap
+    ``limit`` (bytes; a sheet or tableau file's unless given). ``kind`` names the file for people
+    ("sheet", "tableau", "set")."""
     word = _kind_word(kind)
     refused = owner.refusal(_("Importing a {kind} file").format(kind=word))
     if refused:
@@ -32,11 +35,10 @@ def checked_upload(upload_key: str, kind: str):
     f = st.session_state.get(upload_key)
     if f is None:
         return None, _("Choose a {kind} file (.toml) first.").format(kind=word)
-    if f.size > MAX_DATA_FILE_BYTES:
+    if f.size > limit:
         return None, _("{file}: {size} bytes, a {kind} file may have at most {limit} bytes ({kib} KiB). "
                        "Nothing was saved.").format(file=md(userdata.upload_label(f.name)), size=number(f.size),
-                                                    kind=word, limit=number(MAX_DATA_FILE_BYTES),
-                                                    kib=MAX_DATA_FILE_BYTES // 1024)
+                                                    kind=word, limit=number(limit), kib=limit // 1024)
     return f, None
 
 

@@ -4,7 +4,7 @@
   in a photo, corrects perspective and lighting and reads every cell's colour, the stars and
   the co-op number fields (OpenCV).
 - :mod:`nochmal.data.scan.synth`: a renderer of any sheet as a synthetic, distorted photo with
-  its ground truth, for the tests and ``scripts/scan_accuracy.py``.
+  its ground truth, for the tests and ``tools/scan_accuracy.py``.
 
 Both need OpenCV (``opencv-python-headless``), imported only when a scan or a rendering is
 asked for, so importing :mod:`nochmal.data` stays light.
@@ -12,7 +12,7 @@ asked for, so importing :mod:`nochmal.data` stays light.
 
 from __future__ import annotations
 
-__all__ = ["scan", "ScanError", "ScanResult", "FoundNumberField"]
+__all__ = ["scan", "scan_bytes", "MAX_PHOTO_BYTES", "ScanError", "ScanResult", "FoundNumberField"]
 
 
 def __getattr__(name: str):  # lazy: the reader imports cv2

@@ -41,11 +41,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-import cv2
-import numpy as np
+import os
+
+# A photo is at most this many pixels: a file that claims more (a decompression bomb) is refused by
+# OpenCV's decoder before it allocates (read once, at the first decode).
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(64_000_000))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from nochmal.engine.cells import COLOUR_LETTERS, COLOURS, N_COLS, N_ROWS, cell_name
 from nochmal.engine.errors import NochmalError
+from nochmal.data.i18n import N_, _, pgettext
 
 WORK_SIZE = 1600  # the photo is scaled down to at most this many pixels on its long side
 DETECT_SIZE = 1200  # candidate quadrilaterals are looked for at this size
@@ -66,7 +73,7 @@ UNSURE = 0.35  # a cell whose confidence is below this is named in the problems
 
 class ScanError(NochmalError):
     """A photo that cannot be read as a sheet. ``reason`` is a short code (``"not-an-image"``,
-    ``"too-small"``, ``"too-dark"``, ``"blank"``, ``"no-colour"``, ``"cut-off"``, ``"too-far"``,
+    ``"too-small"``, ``"too-large"``, ``"too-dark"``, ``"blank"``, ``"no-colour"``, ``"cut-off"``, ``"too-far"``,
     ``"sideways"``, ``"no-grid"``), ``what`` what is wrong, ``advice`` what to try; the message
     says both."""
 
@@ -116,20 +123,47 @@ class ScanResult:
                 "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
                 "fit_error": round(self.fit_error, 3)}
 
+    def number_fields_text(self) -> str:
+        """The number fields in the form the Sheets page and :func:`userdata.parse_number_fields`
+        take ("number: cell", one a line); a digit that could not be read is written as "?"."""
+        return "\n".join(f"{'?' if f.number is None else f.number}: {f.cell}" for f in self.number_fields)
+
+    def sheet_data(self, sheet_id: str, name: str = "", source: str = "") -> dict:
+        """The data of a user sheet from this reading (:func:`userdata.sheet_data`): a co-op back
+        (rows P-V, three failed-roll boxes) when number fields were found. Raises
+        :class:`~nochmal.data.userdata.SheetTextError` naming each number field whose digit
+        could not be read (a person types it in)."""
+        from nochmal.data import userdata
+
+        unread = [f.cell for f in self.number_fields if f.number is None]
+        if unread:
+            raise userdata.SheetTextError([_("number field at {cell}: the digit could not be read; type it in").format(
+                cell=cell) for cell in unread])
+        return userdata.sheet_data(self.grid, id=sheet_id, name=name,
+                                   source=source or _("scanned from a photo of the printed sheet"),
+                                   coop=bool(self.number_fields), row_labels="P Q R S T U V",
+                                   number_fields=self.number_fields_text(), failed_roll_boxes=3)
+
 
 # --------------------------------------------------------------------------- errors
-_ADVICE_FRAME = ("Photograph the printed sheet from above, in good light, so that the whole coloured grid "
+_ADVICE_FRAME = N_("Photograph the printed sheet from above, in good light, so that the whole coloured grid "
                  "(15 columns, 7 rows) fills most of the picture, with a little table showing all around it")
 
 
 def _refuse(reason: str, what: str, advice: str = _ADVICE_FRAME) -> ScanError:
-    return ScanError(reason, what, advice)
+    """A :class:`ScanError`; ``what`` is in the language in force already, ``advice`` is a marked
+    English text (translated here)."""
+    return ScanError(reason, what, _(advice))
+
+
+_ADVICE_IMAGE = N_("Give a photo (JPEG or PNG) of the sheet")
+_EDGES = {"left": N_("left"), "top": N_("top"), "right": N_("right"), "bottom": N_("bottom")}
 
 
 # --------------------------------------------------------------------------- input
 def _as_bgr(image) -> np.ndarray:
     if not isinstance(image, np.ndarray) or image.size == 0:
-        raise _refuse("not-an-image", "This is not an image", "Give a photo (JPEG or PNG) of the sheet")
+        raise _refuse("not-an-image", _("This is not an image"), _ADVICE_IMAGE)
     img = image
     if img.dtype != np.uint8:
         if np.issubdtype(img.dtype, np.floating) and img.max(initial=0) <= 1.0:
@@ -142,12 +176,12 @@ def _as_bgr(image) -> np.ndarray:
     elif img.ndim == 3 and img.shape[2] == 1:
         img = cv2.cvtColor(img[:, :, 0], cv2.COLOR_GRAY2BGR)
     if img.ndim != 3 or img.shape[2] != 3:
-        raise _refuse("not-an-image", f"An array of shape {image.shape} is not a colour image",
-                      "Give a photo (JPEG or PNG) of the sheet")
+        raise _refuse("not-an-image", _("An array of shape {shape} is not a colour image").format(shape=image.shape),
+                      _ADVICE_IMAGE)
     h, w = img.shape[:2]
     if min(h, w) < 240 or max(h, w) < 320:
-        raise _refuse("too-small", f"The photo has only {w} x {h} pixels",
-                      "Take the photo with the camera at its full size (at least 640 x 480 pixels)")
+        raise _refuse("too-small", _("The photo has only {w} x {h} pixels").format(w=w, h=h),
+                      N_("Take the photo with the camera at its full size (at least 640 x 480 pixels)"))
     return img
 
 
@@ -182,7 +216,7 @@ def _colour_blobs(det: np.ndarray) -> tuple[list[np.ndarray], list[str], bool]:
     k = max(3, int(round(max(det.shape[:2]) / 160)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    n, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask)
     h, w = mask.shape
     gray = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY).astype(np.float32)
     local_sd = np.sqrt(np.maximum(cv2.blur(gray * gray, (5, 5)) - cv2.blur(gray, (5, 5)) ** 2, 0))
@@ -201,7 +235,7 @@ def _colour_blobs(det: np.ndarray) -> tuple[list[np.ndarray], list[str], bool]:
             continue
         if edges and printed(labels == i):
             touching.extend(edges)
-        contours, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+        contours, _hierarchy = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
         q = _quad_of(np.concatenate(contours) + np.array([x, y]))
         if q is not None:
@@ -697,7 +731,7 @@ def _pitch(H: np.ndarray) -> float:
 
 
 _FLIP = np.array([[-1, 0, N_COLS], [0, -1, N_ROWS], [0, 0, 1]], dtype=np.float64)  # the grid turned 180 degrees
-_ADVICE_LIGHT = ("Take it again in more light (near a window or under a lamp) or with the flash; keep the sheet "
+_ADVICE_LIGHT = N_("Take it again in more light (near a window or under a lamp) or with the flash; keep the sheet "
                  "out of your own shadow")
 
 
@@ -726,13 +760,13 @@ def _find_grid(work: np.ndarray) -> tuple[_Fit, bool]:
     gray = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY)
     p1, p50, p99 = np.percentile(gray, (1, 50, 99))
     if p99 < 50 or p50 < 20:
-        raise _refuse("too-dark", "The photo is too dark to read", _ADVICE_LIGHT)
+        raise _refuse("too-dark", _("The photo is too dark to read"), _ADVICE_LIGHT)
     if p99 - p1 < 25:
-        raise _refuse("blank", "The photo shows no sheet: it is almost one flat colour", _ADVICE_FRAME)
+        raise _refuse("blank", _("The photo shows no sheet: it is almost one flat colour"), _ADVICE_FRAME)
     hsv = cv2.cvtColor(det, cv2.COLOR_BGR2HSV)
     if np.percentile(hsv[..., 1], 99) < 40:
-        raise _refuse("no-colour", "The photo has no colour (black and white?)",
-                      "Take a colour photo: the cells are told apart by their colours")
+        raise _refuse("no-colour", _("The photo has no colour (black and white?)"),
+                      N_("Take a colour photo: the cells are told apart by their colours"))
 
     blobs, touching, small = _colour_blobs(det)
     candidates = []
@@ -751,14 +785,14 @@ def _find_grid(work: np.ndarray) -> tuple[_Fit, bool]:
             break  # as good as it gets
     if best is None or best.cells < 0.93 or best.lines < 60 or best.rms > 0.08:
         if touching:
-            edges = " and ".join(sorted(set(touching)))
-            raise _refuse("cut-off", f"The grid runs off the {edges} edge of the photo",
-                          "Step back (or zoom out) so that the whole sheet, with a little table around it, "
-                          "is in the picture")
+            edges = _(" and ").join(_(_EDGES[e]) for e in sorted(set(touching)))
+            raise _refuse("cut-off", _("The grid runs off the {edges} edge of the photo").format(edges=edges),
+                          N_("Step back (or zoom out) so that the whole sheet, with a little table around it, "
+                          "is in the picture"))
         if small:
-            raise _refuse("too-far", "The sheet is too small in the photo to be read",
-                          "Move closer (or zoom in) so that the coloured grid fills most of the picture")
-        raise _refuse("no-grid", "No sheet found: there is no grid of 15 x 7 coloured cells in the photo",
+            raise _refuse("too-far", _("The sheet is too small in the photo to be read"),
+                          N_("Move closer (or zoom in) so that the coloured grid fills most of the picture"))
+        raise _refuse("no-grid", _("No sheet found: there is no grid of 15 x 7 coloured cells in the photo"),
                       _ADVICE_FRAME)
     corners = cv2.perspectiveTransform(
         np.array([(0, 0), (N_COLS, 0), (N_COLS, N_ROWS), (0, N_ROWS)], np.float64).reshape(-1, 1, 2),
@@ -766,8 +800,8 @@ def _find_grid(work: np.ndarray) -> tuple[_Fit, bool]:
     h, w = work.shape[:2]
     if (corners[:, 0] < -0.01 * w).any() or (corners[:, 1] < -0.01 * h).any() or \
             (corners[:, 0] > 1.01 * w).any() or (corners[:, 1] > 1.01 * h).any():
-        raise _refuse("cut-off", "Part of the grid is outside the photo",
-                      "Step back (or zoom out) so that the whole sheet is in the picture")
+        raise _refuse("cut-off", _("Part of the grid is outside the photo"),
+                      N_("Step back (or zoom out) so that the whole sheet is in the picture"))
     return best, best_sideways
 
 
@@ -778,7 +812,7 @@ def _read(work: np.ndarray, H: np.ndarray) -> _Reading:
     valid = _warp(np.ones(work.shape[:2], np.float32), H, px, border=cv2.BORDER_CONSTANT)
     gains, paper = _white_gains(canon, valid, px)
     if paper < 35:
-        raise _refuse("too-dark", "The sheet is too dark to read", _ADVICE_LIGHT)
+        raise _refuse("too-dark", _("The sheet is too dark to read"), _ADVICE_LIGHT)
     sat, val = _sat_val(canon, gains)
     regions = _regions(px)
     pix = canon.reshape(-1, 3).astype(np.float64) * gains
@@ -860,6 +894,36 @@ def _upside_down(up: _Reading, down: _Reading) -> int | None:
     return None if votes == 0 else (1 if votes > 0 else -1)
 
 
+def _colour(index) -> str:
+    """A colour's name in the language in force."""
+    words = (pgettext("colour", "yellow"), pgettext("colour", "green"), pgettext("colour", "blue"),
+             pgettext("colour", "red"), pgettext("colour", "orange"))  # COLOURS' order
+    return words[int(index)]
+
+
+#: The largest photo file :func:`scan_bytes` reads (bytes).
+MAX_PHOTO_BYTES = 20 * 1024 * 1024
+
+
+def scan_bytes(data: bytes) -> ScanResult:
+    """Read the sheet in a photo file's bytes (JPEG, PNG, WebP, ... as OpenCV decodes them):
+    :class:`ScanError` for a file that is too large, empty or not an image, else :func:`scan`."""
+    if not isinstance(data, (bytes, bytearray, memoryview)) or len(data) == 0:
+        raise _refuse("not-an-image", _("The file is empty"), _ADVICE_IMAGE)
+    if len(data) > MAX_PHOTO_BYTES:
+        raise _refuse("too-large", _("The file has {mb} MB; a photo may have at most {limit} MB").format(
+            mb=f"{len(data) / 2**20:.1f}", limit=MAX_PHOTO_BYTES // 2**20),
+            N_("Take the photo at a lower resolution, or save it as a JPEG"))
+    try:
+        image = cv2.imdecode(np.frombuffer(bytes(data), np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:  # a header that claims too many pixels, a broken stream
+        image = None
+    if image is None:
+        raise _refuse("not-an-image", _("The file is not a photo that can be read (not a JPEG, PNG or WebP image, "
+                                        "or a broken one)"), _ADVICE_IMAGE)
+    return scan(image)
+
+
 def scan(image) -> ScanResult:
     """Read the sheet in ``image`` (BGR ``numpy`` array, as ``cv2.imread`` returns it).
 
@@ -890,10 +954,10 @@ def scan(image) -> ScanResult:
         H, reading = H @ _FLIP, flipped
     elif way is None:
         if sideways:
-            raise _refuse("sideways", "The sheet lies sideways in the photo and its top cannot be told",
-                          "Turn the photo (or the sheet) so that the columns A to O run from left to right")
-        problems.append("which way up the sheet is could not be checked (no start-column box, digits or known "
-                        "sheet): if the photo is upside down, turn it and scan again")
+            raise _refuse("sideways", _("The sheet lies sideways in the photo and its top cannot be told"),
+                          N_("Turn the photo (or the sheet) so that the columns A to O run from left to right"))
+        problems.append(_("which way up the sheet is could not be checked (no start-column box, digits or known "
+                        "sheet): if the photo is upside down, turn it and scan again"))
     star, fields = reading.star, reading.fields
     label, repaired = _repair(reading.label, reading.runner_up, reading.colour_conf, star)
 
@@ -904,21 +968,25 @@ def scan(image) -> ScanResult:
             break
         name = cell_name(int(i))
         if i in repaired:
-            problems.append(f"{name}: colour unsure, read as {COLOURS[label[i]]} (rather than "
-                            f"{COLOURS[reading.label[i]]}) as only that keeps the sheet invariants")
+            problems.append(_("{cell}: colour unsure, read as {colour} (rather than {other}) as only that keeps the "
+                              "sheet invariants").format(cell=name, colour=_colour(label[i]),
+                                                         other=_colour(reading.label[i])))
         elif reading.colour_conf[i] <= reading.star_conf[i]:
-            problems.append(f"{name}: colour unsure, {COLOURS[label[i]]} or {COLOURS[reading.runner_up[i]]}")
+            problems.append(_("{cell}: colour unsure, {colour} or {other}").format(
+                cell=name, colour=_colour(label[i]), other=_colour(reading.runner_up[i])))
         else:
-            problems.append(f"{name}: unsure whether it has a star")
+            problems.append(_("{cell}: unsure whether it has a star").format(cell=name))
     for f in fields:
         if f.number is None:
-            problems.append(f"number field at {f.cell}: the digit could not be read")
+            problems.append(_("number field at {cell}: the digit could not be read").format(cell=f.cell))
     if not reading.colours_clean:
-        problems.append("the five colours could not be told apart cleanly (odd light or print): check every cell")
-    problems += [f"the read grid breaks {v} (a printed sheet keeps it): check the cells named above"
+        problems.append(_("the five colours could not be told apart cleanly (odd light or print): check every cell"))
+    problems += [_("the read grid breaks {invariant} (a printed sheet keeps it): check the cells named above").format(
+                     invariant=v.invariant)
                  for v in _violations(label, star)]
     if fit.rms > 0.04:
-        problems.append(f"the grid lines fit only roughly ({fit.rms:.2f} cells off): the sheet may be bent")
+        problems.append(_("the grid lines fit only roughly ({off} cells off): the sheet may be bent").format(
+            off=f"{fit.rms:.2f}"))
 
     corners = cv2.perspectiveTransform(
         np.array([(0, 0), (N_COLS, 0), (N_COLS, N_ROWS), (0, N_ROWS)], np.float64).reshape(-1, 1, 2), H).reshape(-1, 2)

@@ -17,6 +17,8 @@ from nochmal.ui import owner
 from nochmal.ui.explain import strip_rule_ids
 from nochmal.ui.safe import code, md, visible
 from nochmal.ui.sheetview import PALETTE, sheet_html
+from nochmal.ui.panels.coopset import coopset_panel
+from nochmal.ui.panels.scan import scan_panel
 from nochmal.ui.uploads import checked_upload, refused_lines
 
 ss = st.session_state
@@ -309,7 +311,15 @@ init_state()
 st.title(_("Sheets"))
 st.caption(_("Every sheet the app knows, where it comes from, and a way to enter your printed co-op sheets."))
 may_change = owner.owner_gate(_("saving, importing and deleting user sheets"))
-view_tab, paste_tab, paint_tab = st.tabs([_("View"), _("Digitize: paste letters"), _("Digitize: paint cells")])
+view_tab, scan_tab, paste_tab, paint_tab, set_tab = st.tabs(
+    [_("View"), _("Digitize: scan a photo"), _("Digitize: paste letters"), _("Digitize: paint cells"),
+     _("Your co-op set")])
+
+with scan_tab:
+    scan_panel(may_change)
+
+with set_tab:
+    coopset_panel(may_change)
 
 with view_tab:
     catalogue = {row["id"]: row for row in userdata.sheet_catalogue()}

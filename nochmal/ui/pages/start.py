@@ -16,6 +16,7 @@ from nochmal.data.i18n import _, ngettext, pgettext
 from nochmal.ui import device, state
 from nochmal.ui.labels import mission_name, provenance_label
 from nochmal.ui.layout import follow_goto
+from nochmal.ui.panels.coopset import page_link, sheets_note
 from nochmal.ui.panels.join import claim_from_link, claim_prompt, join_panel, lobby_panel, seat_claim
 from nochmal.ui.panels.team_plan import team_plan_panel
 from nochmal.ui.safe import code, md
@@ -63,6 +64,32 @@ def provenance_text(provenance: str) -> str:
     """What a tableau value's provenance means."""
     return {"rulebook": _("printed in the rulebook"), "derived": _("stand-in, NOT the printed game"),
             "user": _("entered by a user")}[provenance]
+
+
+def tableau_note(tab) -> str:
+    """Which mission tableau a new co-op game uses, in words: the user's (entered values) or the
+    shipped one, and which of its values are derived stand-ins (named by :func:`value_text`)."""
+    provs = [getattr(tab, k).provenance for k in TABLEAU_KEYS]
+    n = tab.players
+    if all(p == "user" for p in provs):
+        return ngettext("**Tableau:** yours for {n} player (every value entered by you, provenance user).",
+                        "**Tableau:** yours for {n} players (every value entered by you, provenance user).",
+                        n).format(n=n)
+    derived = [k for k, p in zip(TABLEAU_KEYS, provs) if p == "derived"]
+    if not derived:
+        return ngettext("**Tableau:** the shipped one for {n} player ({provenance}).",
+                        "**Tableau:** the shipped one for {n} players ({provenance}).", n).format(
+            n=n, provenance=provenance_label(tab.provenance_summary()))
+    if len(derived) == len(TABLEAU_KEYS):
+        return ngettext("**Tableau:** the shipped stand-in for {n} player — every value is derived, not the printed "
+                        "tableau; enter yours on the **Tableaus** page.",
+                        "**Tableau:** the shipped stand-in for {n} players — every value is derived, not the printed "
+                        "tableau; enter yours on the **Tableaus** page.", n).format(n=n)
+    return ngettext("**Tableau:** the shipped one for {n} player — derived stand-ins, not the printed values: "
+                    "{values}; enter yours on the **Tableaus** page.",
+                    "**Tableau:** the shipped one for {n} players — derived stand-ins, not the printed values: "
+                    "{values}; enter yours on the **Tableaus** page.", n).format(
+        n=n, values="; ".join(value_text(k) for k in derived))
 
 
 def variant_title(rules) -> str:
@@ -116,7 +143,7 @@ def fitting_sheets(rules) -> list[str]:
 def checked_sheets(rules, chosen: list) -> list[str]:
     """``chosen`` with every sheet that does not fit the variant replaced by the variant's default
     sheet for that seat: a stale choice (a sheet of the mode shown before) never reaches a game."""
-    defaults = rules.default_sheets(len(chosen))
+    defaults = tv.default_sheets(rules.mode, len(chosen))
     return [sid if sheet_fits(sid, rules) else defaults[i] for i, sid in enumerate(chosen)]
 
 
@@ -140,9 +167,10 @@ def _defaults() -> None:
             ss[key] = value
     if ss.get("new-players") is None:
         ss["new-players"] = variant(ss["new-mode"]).default_players
+    sheets = tv.default_sheets(ss["new-mode"], 6)  # co-op: the owner's co-op set, stand-ins where it has none
     for i in range(6):
         ss.setdefault(f"new-name-{i}", _("Player {n}").format(n=i + 1))
-        ss.setdefault(f"new-sheet-{i}", variant(ss["new-mode"]).default_sheets(6)[i])
+        ss.setdefault(f"new-sheet-{i}", sheets[i])
         ss.setdefault(f"new-bot-{i}", "human")
 
 
@@ -154,7 +182,7 @@ def _players_in_range(rules) -> int:
 def _mode_changed() -> None:
     rules = variant(ss["new-mode"])
     ss["new-players"] = _players_in_range(rules)
-    for i, sheet in enumerate(rules.default_sheets(6)):
+    for i, sheet in enumerate(tv.default_sheets(rules.mode, 6)):
         ss[f"new-sheet-{i}"] = sheet
 
 
@@ -402,11 +430,12 @@ with tab_new:
 
     st.markdown(_("**Seats** (in clockwise order; seat 1 is the mission leader)") if rules.has_mission
                 else _("**Seats** (in clockwise order)") if n > 1 else _("**Seat**"))
+    seat_defaults = tv.default_sheets(mode, 6)
     for i in range(n):
         cols = st.columns([3, 3, 2] if kind == "digital" else [3, 3])
         cols[0].text_input(_("Name of seat {seat}").format(seat=i + 1), key=f"new-name-{i}", max_chars=30)
         if ss.get(f"new-sheet-{i}") not in all_sheets:
-            ss[f"new-sheet-{i}"] = rules.default_sheets(6)[i]
+            ss[f"new-sheet-{i}"] = seat_defaults[i]
         cols[1].selectbox(_("Sheet of seat {seat}").format(seat=i + 1), all_sheets, format_func=sheet_label,
                           key=f"new-sheet-{i}")
         if kind == "digital":
@@ -425,6 +454,7 @@ with tab_new:
                      "their layouts are not public. Sheets marked *verified* match the printed sheet; *user* sheets "
                      "were entered by you.").format(sheets=", ".join(md(s) for s in stand_ins)))
 
+    tab = None  # the mission tableau the game will use (co-op)
     if rules.has_mission:
         missions = load_missions()
         st.selectbox(_("Mission"), sorted(missions), key="new-mission",
@@ -451,6 +481,11 @@ with tab_new:
         _plan_preview(n, chosen, int(ss["new-mission"]), kind)
     if kind == "digital":
         st.text_input(_("Dice seed (optional, a whole number; blank = random)"), key="new-seed")
+    sheets_note(checked_sheets(rules, chosen))  # in words: the sheets and the tableau the game will use
+    if tab is not None:
+        st.markdown(tableau_note(tab))
+        if any(getattr(tab, k).provenance == "derived" for k in TABLEAU_KEYS):
+            page_link("tableaus", _("Enter your printed tableau (Tableaus page)"), "🎯")
     st.button(_("Create game"), key="new-create", type="primary", icon="▶️", on_click=_create)
 
 with tab_open:
