@@ -5,7 +5,7 @@ PYTEST_ARGS ?=
 # make run SERVE_ARGS="--host 0.0.0.0": other devices on the network may join
 SERVE_ARGS ?=
 
-.PHONY: run test bench measure-table i18n-extract i18n-update i18n-compile clean
+.PHONY: run test bench measure-table measure-scan i18n-extract i18n-update i18n-compile clean
 
 $(STAMP): pyproject.toml
 	@if command -v python3.11 >/dev/null 2>&1; then \
@@ -30,6 +30,9 @@ bench: $(STAMP)
 # taps, phone-to-host times and screenshots in test-artifacts/ (CI runs it after the tests)
 measure-table: $(STAMP)
 	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_table.py
+
+measure-scan: $(STAMP)
+	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_scan.py
 
 # the German and English texts (nochmal/i18n.py): collect the marked texts, merge them into the
 # German catalog (new ones come untranslated: the catalog test fails until they are), compile

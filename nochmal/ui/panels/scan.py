@@ -168,6 +168,13 @@ def load(digest: str, result) -> None:
     ss["scan_numbers"] = ss["scan_numbers_kept"] = number_lines(result.number_fields)
     ss["scan_coop"] = bool(result.number_fields) or bool(ss.get("scan_slot_kept"))
     ss.pop("scan_saved", None)
+    coopset = _coopset()
+    if result.number_fields and coopset is not None and not ss.get("scan_slot_kept") \
+            and not (ss.get("scan_id") or "").strip():
+        # a co-op back and no slot chosen yet: it goes into the first empty slot of the set
+        # (an owner scans I, II, III ... in a row); the select changes it
+        ss["scan_slot"] = next_slot(coopset, "")
+        slot_chosen()
 
 
 def take(key: str) -> None:
