@@ -37,7 +37,6 @@ from nochmal.ui.panels.scan import scan_panel
 
 scan_panel(True)
 """
-HAS_COOPSET = importlib.util.find_spec("nochmal.data.coopset") is not None
 
 
 def jpeg(image: np.ndarray) -> bytes:
@@ -277,7 +276,6 @@ def test_a_number_field_whose_digit_was_not_read_is_asked_for(home, coop_photo, 
     assert {(f.cell, f.number) for f in saved.coop.number_fields} == set(truth.items())
 
 
-@pytest.mark.skipif(not HAS_COOPSET, reason="nochmal.data.coopset (the co-op set) is not there yet")
 def test_a_coop_sheet_is_saved_as_slot_one_of_the_set_and_the_next_empty_slot_follows(home, coop_photo):
     from nochmal.data import coopset
 
@@ -288,9 +286,8 @@ def test_a_coop_sheet_is_saved_as_slot_one_of_the_set_and_the_next_empty_slot_fo
     coopset.assign("II", "typed-II")
     at = panel()
     upload(at, "coop-I.jpg", jpeg(coop_photo.image))
-    assert at.selectbox(key="scan_slot").value == ""  # not part of a set, unless chosen
-    at.selectbox(key="scan_slot").set_value("I")
-    ok(at)
+    # a co-op back goes into the first empty slot by itself, its id and name filled in
+    assert at.selectbox(key="scan_slot").value == "I"
     assert at.text_input(key="scan_id").value == coopset.slot_sheet_id("I")
     at.button(key="scan_save").click()
     ok(at)
@@ -377,6 +374,10 @@ def test_the_german_tab_speaks_german(home, smudged_photo):
     assert at.button(key="scan_save").label == "Als eigenes Blatt speichern"
     assert any(w.startswith("**Prüfe dies") and "A1" in w for w in texts(at.warning)), texts(at.warning)
     assert at.checkbox(key="scan_coop").label.startswith("Koop-Rückseite")
+    at.selectbox(key="scan_slot").set_value("")  # not part of the set, and no id
+    ok(at)
+    at.text_input(key="scan_id").input("")
+    ok(at)
     at.button(key="scan_save").click()  # no id: the error of the form, nothing saved
     ok(at)
     upload(at, "leer.png", png(np.full((1200, 1600, 3), 250, np.uint8)))

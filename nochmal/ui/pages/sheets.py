@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from nochmal.data import userdata
-from nochmal.engine.cells import COLOUR_LETTERS, COLOURS, COLUMNS, N_COLS, N_ROWS, cell_name
+from nochmal.engine.cells import COLOUR_LETTERS, COLOURS
 from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import get_sheet, sheet_ids, sheet_to_toml
 from nochmal.engine.sheet import MAX_DATA_FILE_BYTES
@@ -16,9 +16,10 @@ from nochmal.data.i18n import _, ngettext, pgettext
 from nochmal.ui import owner
 from nochmal.ui.explain import strip_rule_ids
 from nochmal.ui.safe import code, md, visible
-from nochmal.ui.sheetview import PALETTE, sheet_html
+from nochmal.ui.sheetview import sheet_html
 from nochmal.ui.panels.coopset import coopset_panel
 from nochmal.ui.panels.scan import scan_panel
+from nochmal.ui.panels.tap_grid import tap_grid
 from nochmal.ui.uploads import checked_upload, refused_lines
 
 ss = st.session_state
@@ -266,44 +267,9 @@ def save_button(prefix: str) -> None:
 PASTE_CSS = "<style>.st-key-paste_text textarea{font-family:ui-monospace,monospace;letter-spacing:1px}</style>"
 
 
-def grid_css(rows: list[str]) -> str:
-    rules = [
-        ".st-key-paint-grid [data-testid='stHorizontalBlock']{flex-wrap:nowrap!important;gap:2px!important}",
-        ".st-key-paint-grid [data-testid='stColumn']{min-width:0!important;width:auto!important;"
-        "flex:1 1 0!important}",
-        ".st-key-paint-grid [data-testid='stColumn']:first-child{flex:0 0 1.2em!important}",
-        ".st-key-paint-grid .stButton button{min-height:0!important;height:30px;width:100%;min-width:0;"
-        "padding:0!important;border:1px solid rgba(0,0,0,.3)}",
-        ".st-key-paint-grid .stButton button p{font-size:12px;font-weight:700;white-space:nowrap;overflow:visible;"
-        "text-overflow:clip;line-height:1;margin:0}",
-        ".st-key-paint-grid .stButton [data-testid='stMarkdownContainer']{overflow:visible;line-height:1}",
-        "@media (max-width:640px){.st-key-paint-grid .stButton button p{font-size:10px;letter-spacing:-1px}"
-        ".st-key-paint-grid .stButton button{height:26px}}",
-        ".nm-paint-head{text-align:center;font-weight:700;font-size:12px;line-height:18px}",
-        ".st-key-paint-grid [data-testid='stVerticalBlock']{gap:2px!important}",
-    ]
-    for i, ch in enumerate("".join(rows)):
-        fill, ink = PALETTE[COLOUR_LETTERS.index(ch.lower())]
-        rules.append(f".st-key-paint-{cell_name(i)} button{{background:{fill}!important;color:{ink}!important}}")
-    return "<style>" + "".join(rules) + "</style>"
-
-
 def paint_grid(rows: list[str]) -> None:
     """7×15 buttons (keys ``paint-A1`` ... ``paint-O7``), each painted in its cell's colour."""
-    st.markdown(grid_css(rows), unsafe_allow_html=True)
-    with st.container(key="paint-grid", gap="xxsmall", width=620):
-        head = st.columns(N_COLS + 1, gap="xxsmall", wrap=False)
-        for c in range(N_COLS):
-            head[c + 1].html(f'<div class="nm-paint-head">{COLUMNS[c]}</div>')
-        for r in range(N_ROWS):
-            cols = st.columns(N_COLS + 1, gap="xxsmall", wrap=False, vertical_alignment="center")
-            cols[0].html(f'<div class="nm-paint-head">{r + 1}</div>')
-            for c in range(N_COLS):
-                i = r * N_COLS + c
-                ch = rows[r][c]
-                label = ch.upper() + ("★" if ch.isupper() else "")
-                cols[c + 1].button(label, key=f"paint-{cell_name(i)}", on_click=paint, args=(cell_name(i),),
-                                   width="stretch")
+    tap_grid("paint", rows, paint)
 
 
 # --------------------------------------------------------------------------- the page

@@ -19,13 +19,14 @@ import streamlit as st
 
 from nochmal.data import userdata
 from nochmal.data.i18n import _, ngettext, number
-from nochmal.engine.cells import CELL_NAMES, COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS, cell_index
+from nochmal.engine.cells import CELL_NAMES, COLOUR_LETTERS, N_COLS, cell_index
 from nochmal.engine.errors import NochmalError
 from nochmal.ui import owner
 from nochmal.ui.explain import strip_rule_ids
 from nochmal.ui.labels import colour_name
 from nochmal.ui.safe import code, md
-from nochmal.ui.sheetview import PALETTE, sheet_html
+from nochmal.ui.panels.tap_grid import tap_grid
+from nochmal.ui.sheetview import sheet_html
 
 ss = st.session_state
 
@@ -348,49 +349,6 @@ def _unsure_mask(cells) -> int:
     return sum(1 << cell_index(c) for c in cells)
 
 
-def _grid_css(rows: list[str], unsure: set[str]) -> str:
-    """Colours of the tap grid's buttons (keys ``scan-A1`` ... ``scan-O7``); cells to check get
-    a dashed outline."""
-    box = ".st-key-scan-grid"
-    rules = [
-        f"{box} [data-testid='stHorizontalBlock']{{flex-wrap:nowrap!important;gap:2px!important}}",
-        f"{box} [data-testid='stColumn']{{min-width:0!important;width:auto!important;flex:1 1 0!important}}",
-        f"{box} [data-testid='stColumn']:first-child{{flex:0 0 1.2em!important}}",
-        f"{box} [data-testid='stVerticalBlock']{{gap:2px!important}}",
-        f"{box} .stButton button{{min-height:0!important;height:30px;width:100%;min-width:0;padding:0!important;"
-        "border:1px solid rgba(0,0,0,.3)}",
-        f"{box} .stButton button p{{font-size:12px;font-weight:700;white-space:nowrap;overflow:visible;"
-        "text-overflow:clip;line-height:1;margin:0}",
-        f"{box} .stButton [data-testid='stMarkdownContainer']{{overflow:visible;line-height:1}}",
-        f"@media (max-width:640px){{{box} .stButton button p{{font-size:10px;letter-spacing:-1px}}"
-        f"{box} .stButton button{{height:26px}}}}",
-        ".nm-scan-head{text-align:center;font-weight:700;font-size:12px;line-height:18px}",
-    ]
-    for i, ch in enumerate("".join(rows)):
-        fill, ink = PALETTE[COLOUR_LETTERS.index(ch.lower())]
-        name = CELL_NAMES[i]
-        extra = ";outline:3px dashed #111!important;outline-offset:-3px" if name in unsure else ""
-        rules.append(f".st-key-scan-{name} button{{background:{fill}!important;color:{ink}!important{extra}}}")
-    return "<style>" + "".join(rules) + "</style>"
-
-
-def tap_grid(rows: list[str], unsure: set[str]) -> None:
-    """7×15 buttons, each in its cell's colour; a cell to check shows ⚠."""
-    st.markdown(_grid_css(rows, unsure), unsafe_allow_html=True)
-    with st.container(key="scan-grid", gap="xxsmall", width=620):
-        head = st.columns(N_COLS + 1, gap="xxsmall", wrap=False)
-        for c in range(N_COLS):
-            head[c + 1].html(f'<div class="nm-scan-head">{COLUMNS[c]}</div>')
-        for r in range(N_ROWS):
-            cols = st.columns(N_COLS + 1, gap="xxsmall", wrap=False, vertical_alignment="center")
-            cols[0].html(f'<div class="nm-scan-head">{r + 1}</div>')
-            for c in range(N_COLS):
-                name = CELL_NAMES[r * N_COLS + c]
-                ch = rows[r][c]
-                label = ("⚠" if name in unsure else "") + ch.upper() + ("★" if ch.isupper() else "")
-                cols[c + 1].button(label, key=f"scan-{name}", on_click=fix, args=(name,), width="stretch")
-
-
 def form_data(rows: list[str]) -> tuple[dict | None, list[str]]:
     """The sheet the form holds, for the picture (number fields still asked for left out), and
     the problems of what was typed."""
@@ -476,7 +434,7 @@ def check_and_correct(grid: list[str], unsure: list[str]) -> None:
                          format_func=lambda letter: colour_name(COLOUR_LETTERS.index(letter)))
     c2.toggle(_("★ Star"), key="scan_star")
     c3.button(_("↩ Undo last fix"), key="scan_undo_fix", on_click=undo_fix, disabled=not ss.get("scan_undo"))
-    tap_grid(grid, set(unsure))
+    tap_grid("scan", grid, fix, set(unsure))
     if unsure:
         st.warning(ngettext("**Check this cell** (⚠, read with little certainty): {cells}. A tap sets it and counts "
                             "as checked.",
