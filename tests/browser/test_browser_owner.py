@@ -104,7 +104,7 @@ def test_another_device_needs_the_printed_code_and_the_link_unlocks_it(served, n
     tablet.goto(f"{remote_url}/?owner={code}")
     expect(tablet.get_by_text("Owner code accepted: this browser may change")).to_be_visible(timeout=30_000)
     expect(tablet).not_to_have_url(re.compile("owner="))
-    tablet.get_by_role("link", name="Tableaus").click()
+    tablet.get_by_role("link", name="Tableaus", exact=True).click()
     expect(tablet.get_by_role("heading", name="Mission tableaus")).to_be_visible()
     expect(tablet.get_by_text(GATE)).to_have_count(0)
 
