@@ -327,3 +327,23 @@ def test_tableau_goals_figure(home):
     # any iterable of specs, any order
     again = userdata.tableau_goals_figure(reversed(list(tableaus.values())))
     assert list(again.data[1].y) == list(fig.data[1].y)
+
+
+def test_column_points_typed_are_checked_and_only_other_points_are_written():
+    from nochmal.engine.sheet import STANDARD_FIRST, STANDARD_LATER
+
+    rows = list(get_sheet("standard").spec.grid)
+    assert userdata.parse_points("", "first_points") is None
+    assert userdata.parse_points("5,3 3;3 2 2 2 1 2 2 2 3 3 3 5", "first_points") == list(STANDARD_FIRST)
+    with pytest.raises(userdata.SheetTextError) as info:
+        userdata.parse_points("5 3 3", "first_points")
+    assert info.value.problems == ["first_points: 3 numbers given, a sheet has 15 columns (A-O)"]
+    with pytest.raises(userdata.SheetTextError) as info:
+        userdata.sheet_data(rows, id="p", first_points=" ".join(["4"] * 14 + ["x"]), later_points="1 " * 14 + "99")
+    assert info.value.problems == ["first_points: 'x' is not a whole number from 0 to 20",
+                                   "later_points: '99' is not a whole number from 0 to 20"]
+    standard = userdata.sheet_data(rows, id="p", first_points=" ".join(map(str, STANDARD_FIRST)),
+                                   later_points=" ".join(map(str, STANDARD_LATER)))
+    assert "first_points" not in standard and "later_points" not in standard
+    other = userdata.sheet_data(rows, id="p", first_points="4 " * 15, later_points="")
+    assert other["first_points"] == [4] * 15 and other["later_points"] == list(STANDARD_LATER)

@@ -40,8 +40,9 @@ from nochmal.engine.sheet import (
     Name,
     SheetSpec,
     Violation,
-    _format_validation,
+    format_validation,
     get_sheet,
+    parse_data_file,
     read_data_file,
     sheet_paths,
     sheet_to_toml,
@@ -127,7 +128,7 @@ def load_set() -> CoopSet | None:
     try:
         return CoopSet.model_validate(data)
     except ValidationError as err:
-        raise DataFileError(path, _format_validation(err)) from None
+        raise DataFileError(path, format_validation(err)) from None
 
 
 def _set_text(coop_set: CoopSet) -> str:
@@ -142,7 +143,7 @@ def _write_set(coop_set: CoopSet) -> Path:
     text = _set_text(coop_set)
     if CoopSet.model_validate(tomllib.loads(text)) != coop_set:  # pragma: no cover - guards _set_text
         raise DataFileError(path, ["the set file would not read back as given"])
-    userdata._atomic_write(path, text)
+    userdata.atomic_write(path, text)
     return path
 
 
@@ -201,7 +202,7 @@ def rename(name: str) -> Path:
     try:
         renamed = CoopSet(name=name.strip() if isinstance(name, str) else name, sheets=current.sheets)
     except ValidationError as err:
-        raise DataFileError(set_path(), _format_validation(err)) from None
+        raise DataFileError(set_path(), format_validation(err)) from None
     return _write_set(renamed)
 
 
@@ -326,32 +327,6 @@ def _nested(problems: Iterable[str], prefix: str) -> list[str]:
     return out
 
 
-def _parse(raw: object, where: str) -> dict:
-    """The TOML document of an uploaded set file: bytes, at most :data:`MAX_SET_FILE_BYTES`,
-    UTF-8, TOML (the checks of ``parse_data_file`` with the set's size cap)."""
-    if not isinstance(raw, (bytes, bytearray)):
-        raise DataFileError(where, [_("expected the bytes of a file, got {kind}").format(kind=type(raw).__name__)])
-    if len(raw) > MAX_SET_FILE_BYTES:
-        raise DataFileError(where, [_("the file has {size} bytes; a co-op set file may have at most {limit} bytes "
-                                      "({kib} KiB)").format(size=f"{len(raw):,}", limit=f"{MAX_SET_FILE_BYTES:,}",
-                                                            kib=MAX_SET_FILE_BYTES // 1024)])
-    try:
-        text = bytes(raw).decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[:err.start].count(b"\n") + 1
-        raise DataFileError(where, [_("not UTF-8 text: byte {byte} (line {line}) is 0x{value}").format(
-            byte=err.start + 1, line=line, value=f"{raw[err.start]:02x}")]) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise DataFileError(where, [_("not valid TOML: {error}").format(error=err)]) from None
-    except RecursionError:
-        raise DataFileError(where, [_("not usable TOML: arrays or tables nested too deeply")]) from None
-    except ValueError as err:  # an integer of more than 4300 digits
-        why = _("a number has too many digits to read") if "digits" in str(err) else str(err)[:120]
-        raise DataFileError(where, [_("not usable TOML: {why}").format(why=why)]) from None
-
-
 @dataclass
 class _Checked:
     name: str
@@ -376,7 +351,7 @@ def _check_set_data(data: dict) -> tuple[_Checked, list[str]]:
     try:
         CoopSet(name=name)
     except ValidationError as err:
-        problems += _format_validation(err)
+        problems += format_validation(err)
     checked = _Checked(name=name if isinstance(name, str) else "")
 
     sheets = data.get("sheets", {})
@@ -450,17 +425,23 @@ def import_set(name: str, raw: bytes) -> ImportedSet:
     same id is replaced), the tableaus as the user's tableaus (replacing the ones entered before
     for those player counts), and the set file is replaced by the imported set."""
     where = userdata.upload_label(name)
-    data = _parse(raw, where)
+    if not isinstance(raw, (bytes, bytearray)):
+        raise DataFileError(where, [_("expected the bytes of a file, got {kind}").format(kind=type(raw).__name__)])
+    if len(raw) > MAX_SET_FILE_BYTES:
+        raise DataFileError(where, [_("the file has {size} bytes; a co-op set file may have at most {limit} bytes "
+                                      "({kib} KiB)").format(size=f"{len(raw):,}", limit=f"{MAX_SET_FILE_BYTES:,}",
+                                                            kib=MAX_SET_FILE_BYTES // 1024)])
+    data = parse_data_file(bytes(raw), where, limit=MAX_SET_FILE_BYTES)
     checked, problems = _check_set_data(data)
     if problems:
-        raise DataFileError(where, userdata._cut(problems))
+        raise DataFileError(where, userdata.cut_problems(problems))
     coop_set = CoopSet(name=checked.name, sheets={slot: p[0].id for slot, p in checked.sheets.items()})
     replaced_sheets = tuple(p[0].id for p in checked.sheets.values() if p[2].is_file())
     replaced_tableaus = tuple(n for n, (target, _text) in sorted(checked.tableaus.items()) if target.is_file())
     for _spec, _violations, target, text in checked.sheets.values():
-        userdata._atomic_write(target, text)
+        userdata.atomic_write(target, text)
     for n, (target, text) in sorted(checked.tableaus.items()):
-        userdata._atomic_write(target, text)
+        userdata.atomic_write(target, text)
     path = _write_set(coop_set)
     return ImportedSet(name=coop_set.name, sheets=coop_set.ordered(), tableaus=tuple(sorted(checked.tableaus)),
                        replaced_sheets=replaced_sheets, replaced_tableaus=replaced_tableaus,

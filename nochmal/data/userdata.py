@@ -45,6 +45,8 @@ from nochmal.engine.sheet import (
     MAX_DATA_FILE_BYTES,
     COOP_ROW_LABELS,
     Sheet,
+    STANDARD_FIRST,
+    STANDARD_LATER,
     SheetSpec,
     Violation,
     get_sheet,
@@ -102,11 +104,13 @@ class SheetTextError(InvalidInputError):
     naming its place (``grid row 3, column F``, ``number_fields line 2``, ``row_labels``)."""
 
     def __init__(self, problems: list[str]) -> None:
-        self.problems = _cut(problems)
+        self.problems = cut_problems(problems)
         super().__init__("; ".join(self.problems))
 
 
-def _cut(problems: list[str]) -> list[str]:
+def cut_problems(problems: list[str]) -> list[str]:
+    """The first :data:`~nochmal.engine.sheet.MAX_PROBLEMS` of ``problems``, followed by a
+    ``... and N more problems`` line when there are more (a copy; ``problems`` is unchanged)."""
     if len(problems) <= MAX_PROBLEMS:
         return list(problems)
     return list(problems[:MAX_PROBLEMS]) + [f"... and {len(problems) - MAX_PROBLEMS} more problems"]
@@ -174,6 +178,23 @@ def parse_row_labels(text: str) -> list[str]:
     return parts
 
 
+def parse_points(text: str, field: str) -> list[int] | None:
+    """Fifteen column points (0-20), one a column A-O, separated by spaces or commas
+    (``5 3 3 3 2 ...``); ``field`` names them in problems (``first_points``, ``later_points``).
+    Blank = None (the standard points)."""
+    parts = [p for p in re.split(r"[\s,;]+", text or "") if p]
+    if not parts:
+        return None
+    problems = []
+    if len(parts) != N_COLS:
+        problems.append(f"{field}: {len(parts)} numbers given, a sheet has {N_COLS} columns (A-O)")
+    problems += [f"{field}: {p[:12]!r} is not a whole number from 0 to 20" for p in parts
+                 if not (p.isascii() and p.isdigit() and len(p) <= 2 and int(p) <= 20)]
+    if problems:
+        raise SheetTextError(problems)
+    return [int(p) for p in parts]
+
+
 _NUMBER_FIELD = re.compile(r"^(\d+)\s*(?:[:=]\s*|\s+)([A-Za-z]\d+)$")
 
 
@@ -228,9 +249,11 @@ def paint_cell(rows: Sequence[str], cell: str, colour: str, star: bool = False) 
 
 
 def sheet_data(rows: Sequence[str], *, id: str, name: str = "", source: str = "", coop: bool = False,
-               row_labels: str = "", number_fields: str = "", failed_roll_boxes: int = 3) -> dict:
+               row_labels: str = "", number_fields: str = "", failed_roll_boxes: int = 3,
+               first_points: str = "", later_points: str = "") -> dict:
     """The data of a user sheet from what a person entered (texts as typed). Co-op extras
-    (row labels, number fields "number: cell", failed-roll boxes) only if ``coop``."""
+    (row labels, number fields "number: cell", failed-roll boxes) only if ``coop``; column points
+    (:func:`parse_points`) only where they are not the standard ones."""
     sid = (id or "").strip()
     data: dict = {
         "id": sid,
@@ -239,8 +262,18 @@ def sheet_data(rows: Sequence[str], *, id: str, name: str = "", source: str = ""
         "source": (source or "").strip() or "entered by hand from a printed sheet",
         "grid": list(rows),
     }
+    problems = []
+    points = {}
+    for key, text, standard in (("first_points", first_points, STANDARD_FIRST),
+                                ("later_points", later_points, STANDARD_LATER)):
+        try:
+            points[key] = parse_points(text, key) or list(standard)
+        except SheetTextError as err:
+            problems += err.problems
+    if not problems and (tuple(points["first_points"]), tuple(points["later_points"])) != (STANDARD_FIRST,
+                                                                                         STANDARD_LATER):
+        data.update(points)
     if coop:
-        problems = []
         try:
             data["row_labels"] = parse_row_labels(row_labels)
         except SheetTextError as err:
@@ -250,9 +283,10 @@ def sheet_data(rows: Sequence[str], *, id: str, name: str = "", source: str = ""
         except SheetTextError as err:
             problems += err.problems
             fields = []
-        if problems:
-            raise SheetTextError(problems)
-        data["coop"] = {"failed_roll_boxes": failed_roll_boxes, "number_fields": fields}
+        if not problems:
+            data["coop"] = {"failed_roll_boxes": failed_roll_boxes, "number_fields": fields}
+    if problems:
+        raise SheetTextError(problems)
     return data
 
 
@@ -301,7 +335,10 @@ def preview_sheet(spec_data: Mapping) -> tuple[Sheet, list[Violation]]:
     return Sheet(spec), violations
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` all at once: into a temporary file
+    in the same folder (created if missing), then renamed over ``path``, so a reader sees the old
+    file or the new one, never a part; the temporary file is removed if anything fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".tmp", dir=path.parent)
     try:
@@ -332,7 +369,7 @@ def save_user_sheet(spec_data: Mapping) -> tuple[Path, list[Violation]]:
     are refused; invalid data raise :class:`DataFileError` naming the field; nothing is
     written on error."""
     _spec, violations, target, text = prepare_user_sheet(spec_data)
-    _atomic_write(target, text)
+    atomic_write(target, text)
     return target, violations
 
 
@@ -340,7 +377,7 @@ def write_sheet_file(path: Path, spec_data: Mapping) -> list[Violation]:
     """Check a sheet as :func:`save_user_sheet` does and write it to ``path`` (any file, e.g.
     for ``nochmal boards scan --out``); the invariant warnings. Nothing is written on error."""
     spec, violations = validate_user_sheet(spec_data)
-    _atomic_write(Path(path), sheet_to_toml(spec))
+    atomic_write(Path(path), sheet_to_toml(spec))
     return violations
 
 
@@ -368,7 +405,7 @@ def import_sheet_file(name: str, raw: bytes) -> tuple[Path, list[Violation], She
     file and the field; nothing is written on error."""
     where = _check_upload(name, raw)
     _spec, violations, path, text = check_sheet_file_data(parse_data_file(bytes(raw), where), where)
-    _atomic_write(path, text)
+    atomic_write(path, text)
     spec, _warnings = spec_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path, strict_invariants=False)
     return path, violations, spec
 
@@ -446,7 +483,7 @@ def save_user_tableau(players: int, values: Mapping[str, int], track: Iterable[i
     every value with ``provenance = "user"``; it overrides the shipped stand-in. ``values``
     needs every key of :data:`TABLEAU_KEYS`. Validated first; nothing is written on error."""
     target, text, _spec = prepare_user_tableau(players, values, track)
-    _atomic_write(target, text)
+    atomic_write(target, text)
     return target
 
 
@@ -497,7 +534,7 @@ def import_tableau_file(name: str, raw: bytes) -> tuple[Path, TableauSpec]:
     file and the field; nothing is written on error."""
     where = _check_upload(name, raw)
     path, text, _spec = check_tableau_file_data(parse_data_file(bytes(raw), where), where)
-    _atomic_write(path, text)
+    atomic_write(path, text)
     return path, tableau_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path)
 
 

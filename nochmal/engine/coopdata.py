@@ -21,7 +21,7 @@ from nochmal.engine.sheet import (
     Name,
     PlainText,
     StrictInt,
-    _format_validation,
+    format_validation,
     read_data_file,
     toml_line,
     user_boards_dir,
@@ -145,7 +145,7 @@ def tableau_from_data(data: dict, path: object = "<data>") -> TableauSpec:
     try:
         return TableauSpec.model_validate(data)
     except ValidationError as err:
-        raise DataFileError(path, _format_validation(err)) from None
+        raise DataFileError(path, format_validation(err)) from None
 
 
 def load_tableau_file(path: str | os.PathLike) -> TableauSpec:
@@ -192,7 +192,7 @@ def load_missions(path: str | os.PathLike | None = None) -> dict[int, MissionSpe
     try:
         f = MissionFile.model_validate(data)
     except ValidationError as err:
-        raise DataFileError(p, _format_validation(err)) from None
+        raise DataFileError(p, format_validation(err)) from None
     return {m.id: m for m in f.mission}
 
 

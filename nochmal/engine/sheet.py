@@ -348,7 +348,10 @@ def _shown_input(value: object) -> str:
     return f" (got a {type(value).__name__})" if isinstance(value, (list, dict, tuple)) else ""
 
 
-def _format_validation(err: ValidationError) -> list[str]:
+def format_validation(err: ValidationError) -> list[str]:
+    """The problems of a pydantic :class:`ValidationError` as readable lines, one per error:
+    ``field <dotted.path>: <message> (got <input>)`` (``(file)`` for the whole document), the
+    first :data:`MAX_PROBLEMS` of them followed by a count of the rest."""
     out = []
     errors = err.errors(include_url=False)
     for e in errors[:MAX_PROBLEMS]:
@@ -360,13 +363,13 @@ def _format_validation(err: ValidationError) -> list[str]:
     return out
 
 
-def parse_data_file(raw: bytes, where: object) -> dict:
-    """The TOML document in ``raw`` (a sheet, tableau or mission file), or a
-    :class:`DataFileError` naming ``where``: too large, not UTF-8, not TOML, numbers too long
-    to read, nesting too deep."""
-    if len(raw) > MAX_DATA_FILE_BYTES:
+def parse_data_file(raw: bytes, where: object, *, limit: int = MAX_DATA_FILE_BYTES) -> dict:
+    """The TOML document in ``raw`` (a sheet, tableau, mission or co-op set file), or a
+    :class:`DataFileError` naming ``where``: more than ``limit`` bytes, not UTF-8, not TOML,
+    numbers too long to read, nesting too deep."""
+    if len(raw) > limit:
         raise DataFileError(where, [f"the file has {len(raw):,} bytes, a data file may have at most "
-                                    f"{MAX_DATA_FILE_BYTES:,} ({MAX_DATA_FILE_BYTES // 1024} KiB)"])
+                                    f"{limit:,} ({limit // 1024} KiB)"])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -406,7 +409,7 @@ def spec_from_data(data: dict, *, path: object = "<data>", strict_invariants: bo
     try:
         spec = SheetSpec.model_validate(data)
     except ValidationError as err:
-        raise DataFileError(path, _format_validation(err)) from None
+        raise DataFileError(path, format_validation(err)) from None
     violations = check_invariants(spec)
     strict = spec.provenance != "user" if strict_invariants is None else strict_invariants
     if strict and violations:

@@ -19,7 +19,7 @@ from nochmal.ui.safe import code, md, visible
 from nochmal.ui.sheetview import sheet_html
 from nochmal.ui.panels.coopset import coopset_panel
 from nochmal.ui.panels.scan import scan_panel
-from nochmal.ui.panels.tap_grid import tap_grid
+from nochmal.ui.panels.tap_grid import invariant_notes, tap_grid
 from nochmal.ui.uploads import checked_upload, refused_lines
 
 ss = st.session_state
@@ -200,10 +200,6 @@ def show_provenance(provenance: str, source: str) -> None:
 
 
 def show_invariants(violations: list, saved: bool) -> None:
-    if not violations:
-        st.success(_("Every invariant of the printed base-game sheets holds (21 cells per colour, blocks 1–6, "
-                     "15 stars, one per column, ...)."))
-        return
     n = len(violations)  # the English says "warning(s)" for any number; the German picks its plural form
     if saved:
         text = ngettext("**{n} invariant warning(s).** Printed base-game sheets satisfy these; a co-op back may "
@@ -215,9 +211,8 @@ def show_invariants(violations: list, saved: bool) -> None:
                         "differ, so you can save anyway — but check for typos:",
                         "**{n} invariant warning(s).** Printed base-game sheets satisfy these; a co-op back may "
                         "differ, so you can save anyway — but check for typos:", n)
-    st.markdown(text.format(n=n))
-    for v in violations:
-        st.warning(md(v))
+    invariant_notes(violations, _("Every invariant of the printed base-game sheets holds (21 cells per colour, "
+                                  "blocks 1–6, 15 stars, one per column, ...)."), text)
 
 
 def details(prefix: str) -> None:

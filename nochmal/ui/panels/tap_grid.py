@@ -1,5 +1,5 @@
 """A sheet as 7×15 buttons in its cells' colours: tap a cell to change it (the Sheets page's
-paint tab and the scan tab's corrections)."""
+paint tab and the scan tab's corrections), and the sheet invariants' verdict under it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection
 import streamlit as st
 
 from nochmal.engine.cells import COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS, cell_name
+from nochmal.ui.safe import md
 from nochmal.ui.sheetview import PALETTE
 
 
@@ -54,3 +55,15 @@ def tap_grid(prefix: str, rows: list[str], on_tap: Callable[[str], None], marked
                 ch = rows[r][c]
                 label = ("⚠" if name in marked else "") + ch.upper() + ("★" if ch.isupper() else "")
                 cols[c + 1].button(label, key=f"{prefix}-{name}", on_click=on_tap, args=(name,), width="stretch")
+
+
+def invariant_notes(violations: list, all_kept: str, warnings: str) -> None:
+    """The sheet invariants' verdict on a sheet being digitized: ``all_kept`` when none is broken,
+    else ``warnings`` (a plural text with ``{n}``, the number of warnings) and one warning a broken
+    invariant."""
+    if not violations:
+        st.success(all_kept)
+        return
+    st.markdown(warnings.format(n=len(violations)))
+    for v in violations:
+        st.warning(md(v))
