@@ -7,6 +7,8 @@ few seeded photos per sheet so that they stay fast."""
 from __future__ import annotations
 
 import json
+import struct
+import zlib
 
 import cv2
 import numpy as np
@@ -134,17 +136,29 @@ def test_a_photo_file_is_read_from_its_bytes(photo):
     assert_read_right(scan_bytes(jpeg.tobytes()), photo.truth)
 
 
+def _png_header_only(width: int, height: int) -> bytes:
+    """A PNG file of a few bytes that claims ``width`` x ``height`` pixels."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b""))
+
+
 @pytest.mark.parametrize("name, data, reason, words", [
     ("an empty file", b"", "not-an-image", "empty"),
     ("a text file", b"grid = ['yyy']\n" * 50, "not-an-image", "not a photo"),
     ("a PNG cut short", None, "not-an-image", "not a photo"),
-    ("a file over the cap", b"\xff" * (20 * 1024 * 1024 + 1), "too-large", "at most 20 MB"),
+    ("a file over the cap", b"\xff" * (15 * 1024 * 1024 + 1), "too-large", "at most 15 MB"),
+    ("a small PNG whose header claims 10,000 x 10,000 pixels", "bomb", "too-large", "more than 64 megapixels"),
 ])
 def test_a_bad_photo_file_is_refused_with_what_to_try(photo, name, data, reason, words):
     from nochmal.data.scan.reader import scan_bytes
 
     if data is None:
         data = cv2.imencode(".png", photo.image)[1].tobytes()[:2000]
+    elif data == "bomb":
+        data = _png_header_only(10_000, 10_000)
     with pytest.raises(ScanError) as info:
         scan_bytes(data)
     assert info.value.reason == reason and words in str(info.value), (name, str(info.value))
@@ -157,3 +171,65 @@ def test_a_refusal_speaks_german_when_the_page_does(photo):
         scan(photo.image[:600].copy())
     assert info.value.reason == "cut-off"
     assert "Foto" in str(info.value) and "photo" not in str(info.value), str(info.value)
+
+
+# --------------------------------------------------------------------------- row labels and column points
+def test_row_labels_and_column_points_are_read_from_the_print_not_assumed():
+    """Sheets printed with other row labels (letters or digits) and other column points than the
+    usual ones: the reader reports what is printed. A label or point it cannot read is filled in
+    with the usual one and named in the problems; it never reports a wrong one."""
+    from nochmal.data.scan.synth import varied_edges
+
+    rng = np.random.default_rng(21)
+    fully_read = 0
+    for sheet_id in ("coop-II", "standard", "coop-VI", "blue", "coop-IV", "green"):
+        sheet = varied_edges(get_sheet(sheet_id), rng)
+        photo = synthetic_photo(sheet, rng)
+        result = scan(photo.image)
+        truth = photo.truth
+        assert (truth.first_points, truth.later_points) != (get_sheet(sheet_id).first_points,
+                                                            get_sheet(sheet_id).later_points)
+        assert result.grid == truth.grid
+        assert result.labels_read == (result.row_labels == truth.row_labels)
+        assert result.points_read == ((result.first_points, result.later_points) ==
+                                      (truth.first_points, truth.later_points))
+        if not result.labels_read:
+            assert any(p.startswith("row labels:") for p in result.problems), result.problems
+        if not result.points_read:
+            assert any(p.startswith("column points") for p in result.problems), result.problems
+        fully_read += result.labels_read and result.points_read
+    assert fully_read >= 5
+
+
+def test_labels_or_points_not_read_are_the_usual_ones_and_named():
+    from nochmal.data.scan.reader import _labels_of, _points_of
+    from nochmal.engine.sheet import COOP_ROW_LABELS, STANDARD_FIRST
+
+    assert _labels_of((None,) * 7, COOP_ROW_LABELS) == (COOP_ROW_LABELS, False, [])  # none printed: no problem
+    labels, read, problems = _labels_of(("A", "B", None, "D", "E", "F", "G"), COOP_ROW_LABELS)
+    assert labels == ("A", "B", "R", "D", "E", "F", "G") and not read
+    assert problems == ["row labels: those of rows 3 (from the top) could not be read; taken as R: check them"]
+    points, read, problems = _points_of((4,) * 13 + (None, None), STANDARD_FIRST, "first")
+    assert points == (4,) * 13 + (3, 5) and not read
+    assert "columns N, O" in problems[0] and "3 5" in problems[0]
+    assert _points_of(tuple(range(15)), STANDARD_FIRST, "first") == (tuple(range(15)), True, [])
+
+
+def test_the_sheet_data_of_a_scan_keeps_the_points_and_labels_read(tmp_path):
+    from nochmal.data import userdata
+    from nochmal.data.scan.synth import varied_edges
+    from nochmal.engine.sheet import spec_from_data
+
+    rng = np.random.default_rng(4)
+    sheet = varied_edges(get_sheet("coop-III"), rng)
+    result = scan(synthetic_photo(sheet, rng, distort=Distortions.none()).image)
+    assert result.labels_read and result.points_read
+    data = result.sheet_data("pad-iii")
+    assert data["first_points"] == list(sheet.first_points) and data["later_points"] == list(sheet.later_points)
+    assert data["row_labels"] == list(sheet.spec.row_labels)
+    userdata.write_sheet_file(tmp_path / "pad-iii.toml", data)
+    spec, _ = spec_from_data(data, path=tmp_path / "pad-iii.toml", strict_invariants=False)
+    assert spec.first_points == sheet.first_points and spec.row_labels == sheet.spec.row_labels
+    # the usual points are not written into the file
+    usual = scan(synthetic_photo("coop-III", rng, distort=Distortions.none()).image).sheet_data("pad-usual")
+    assert "first_points" not in usual and "later_points" not in usual

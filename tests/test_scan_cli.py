@@ -47,6 +47,8 @@ def test_json_is_one_line_with_the_sheet_read(cli, coop_photo):
     assert data["grid"] == list(truth.grid)
     assert {(f["cell"], f["number"]) for f in data["number_fields"]} == set(truth.number_fields)
     assert len(data["confidence"]) == 7 and all(len(row) == 15 for row in data["confidence"])
+    assert data["row_labels"] == list("PQRSTUV") and data["first_points"] == [5, 3, 3, 3, 2, 2, 2, 1, 2, 2, 2, 3, 3, 3, 5]
+    assert data["read_in_photo"] == {"row_labels": True, "column_points": True}
 
 
 def test_out_writes_a_user_sheet_file_that_loads_as_the_printed_sheet(cli, coop_photo, tmp_path):

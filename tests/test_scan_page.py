@@ -400,3 +400,43 @@ def test_number_fields_typed_wrong_are_named_and_the_picture_stays(home, coop_ph
     at.checkbox(key="scan_coop").check()
     ok(at)
     assert at.text_area(key="scan_numbers").value == "1: F1\n2 N1\nx"  # kept while the box was unticked
+
+
+def test_the_row_labels_and_column_points_read_are_shown_and_saved(home):
+    """A pad printed with other labels and points: the form holds what was read; a point
+    corrected by hand is what the saved sheet has."""
+    from nochmal.data.scan.synth import varied_edges
+
+    rng = np.random.default_rng(4)
+    sheet = varied_edges(get_sheet("coop-III"), rng)
+    photo = synthetic_photo(sheet, rng, distort=Distortions.none())
+    at = panel()
+    upload(at, "pad.jpg", jpeg(photo.image))
+    assert at.text_input(key="scan_labels").value == " ".join(sheet.spec.row_labels)
+    assert at.text_input(key="scan_first").value == " ".join(map(str, sheet.first_points))
+    assert at.text_input(key="scan_later").value == " ".join(map(str, sheet.later_points))
+    assert any("as read in the photo" in c for c in texts(at.caption)), texts(at.caption)
+    later = list(sheet.later_points)
+    later[0] = 0 if later[0] else 1
+    at.text_input(key="scan_later").input(" ".join(map(str, later)))
+    at.text_input(key="scan_id").input("pad-edges")
+    ok(at)
+    at.button(key="scan_save").click()
+    ok(at)
+    assert not at.error, texts(at.error)
+    saved = get_sheet("pad-edges")
+    assert saved.first_points == sheet.first_points and list(saved.later_points) == later
+    assert saved.spec.row_labels == sheet.spec.row_labels
+
+
+def test_points_typed_wrong_are_named_and_nothing_is_saved(home, coop_photo):
+    at = panel()
+    upload(at, "coop-I.jpg", jpeg(coop_photo.image))
+    assert at.text_input(key="scan_first").value == "5 3 3 3 2 2 2 1 2 2 2 3 3 3 5"
+    at.text_input(key="scan_first").input("5 3 3")
+    at.text_input(key="scan_id").input("pad-wrong")
+    ok(at)
+    at.button(key="scan_save").click()
+    ok(at)
+    assert any("first_points: 3 numbers given" in e for e in texts(at.error)), texts(at.error)
+    assert not (home / "boards" / "pad-wrong.toml").exists()

@@ -294,13 +294,11 @@ def _cmd_scan(args) -> int:
 
     from nochmal.cli.terminal import printable
     from nochmal.data import userdata
-    from nochmal.data.scan.reader import MAX_PHOTO_BYTES, ScanError, scan_bytes
+    from nochmal.data.scan.reader import ScanError, check_photo_size, scan_bytes
 
     path = Path(args.photo)
-    if path.stat().st_size > MAX_PHOTO_BYTES:
-        raise ScanError("too-large", f"{printable(path.name)}: {path.stat().st_size} bytes, a photo may have at most "
-                        f"{MAX_PHOTO_BYTES // 2**20} MB", "Take the photo at a lower resolution, or save it as a JPEG")
     try:
+        check_photo_size(path.stat().st_size)  # before a huge file is read
         result = scan_bytes(path.read_bytes())
     except ScanError as err:
         raise ScanError(err.reason, f"{printable(path.name)}: {err.what}", err.advice) from None

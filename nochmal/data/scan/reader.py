@@ -41,18 +41,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import io
 import os
+import warnings
 
-# A photo is at most this many pixels: a file that claims more (a decompression bomb) is refused by
-# OpenCV's decoder before it allocates (read once, at the first decode).
-os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(64_000_000))
+#: A photo is at most this many pixels: a file whose header claims more (a decompression bomb) is refused
+#: before it is unpacked (by its header, and by OpenCV's decoder if this module sets its cap first).
+MAX_PIXELS = 64_000_000
+os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"] = str(MAX_PIXELS)
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from nochmal.engine.cells import COLOUR_LETTERS, COLOURS, N_COLS, N_ROWS, cell_name
+from nochmal.data.scan import MAX_PHOTO_MB
+from nochmal.engine.cells import COLOUR_LETTERS, COLOURS, COLUMNS as COLUMN_NAMES, N_COLS, N_ROWS, cell_name
 from nochmal.engine.errors import NochmalError
-from nochmal.data.i18n import N_, _, pgettext
+from nochmal.engine.sheet import COOP_ROW_LABELS, DEFAULT_ROW_LABELS, STANDARD_FIRST, STANDARD_LATER
+from nochmal.data.i18n import N_, _, number, pgettext
 
 WORK_SIZE = 1600  # the photo is scaled down to at most this many pixels on its long side
 DETECT_SIZE = 1200  # candidate quadrilaterals are looked for at this size
@@ -60,6 +65,11 @@ ALIGN_PX = 32  # pixels per cell while aligning
 READ_PX = 40  # pixels per cell while reading
 MARGIN = 1.0  # cells of margin around the grid in the canonical images
 DIGIT_PX = 120  # pixels per cell for reading a number field's digit
+GLYPH_PX = 60  # pixels per cell for reading the row labels and column points (larger print, 37 of them)
+#: how much closer than the runner-up a row label or column point must fit to be read: lower than a
+#: number field's 0.4, as at the sheet's edge one of few glyphs (a digit, or a letter of the row labels)
+#: is printed alone; over 3,120 synthetic points none was misread at this margin, 31 were unread at 0.4
+EDGE_MARGIN = 0.15
 
 #: The five printed colours (BGR, yellow green blue red orange) as the app draws them; the
 #: reader matches the photo's own five colour clusters to these (see :func:`_classify`).
@@ -115,13 +125,21 @@ class ScanResult:
     problems: tuple[str, ...]
     corners: tuple[tuple[float, float], ...]
     fit_error: float  # RMS distance (in cells) of the measured gap lines from the fitted lattice
+    row_labels: tuple[str, ...] = COOP_ROW_LABELS
+    first_points: tuple[int, ...] = STANDARD_FIRST
+    later_points: tuple[int, ...] = STANDARD_LATER
+    labels_read: bool = False  # the row labels were read in the photo (else: the usual ones for the sheet's kind)
+    points_read: bool = False  # the column points were read in the photo (else: the standard ones)
 
     def to_json(self) -> dict:
         return {"grid": list(self.grid), "number_fields": [f.to_json() for f in self.number_fields],
                 "confidence": [[round(v, 2) for v in row] for row in self.confidence],
                 "problems": list(self.problems),
                 "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
-                "fit_error": round(self.fit_error, 3)}
+                "fit_error": round(self.fit_error, 3),
+                "row_labels": list(self.row_labels), "first_points": list(self.first_points),
+                "later_points": list(self.later_points),
+                "read_in_photo": {"row_labels": self.labels_read, "column_points": self.points_read}}
 
     def number_fields_text(self) -> str:
         """The number fields in the form the Sheets page and :func:`userdata.parse_number_fields`
@@ -130,7 +148,8 @@ class ScanResult:
 
     def sheet_data(self, sheet_id: str, name: str = "", source: str = "") -> dict:
         """The data of a user sheet from this reading (:func:`userdata.sheet_data`): a co-op back
-        (rows P-V, three failed-roll boxes) when number fields were found. Raises
+        (three failed-roll boxes) when number fields were found; the row labels and column points
+        as read (or the usual ones where none are printed). Raises
         :class:`~nochmal.data.userdata.SheetTextError` naming each number field whose digit
         could not be read (a person types it in)."""
         from nochmal.data import userdata
@@ -139,10 +158,15 @@ class ScanResult:
         if unread:
             raise userdata.SheetTextError([_("number field at {cell}: the digit could not be read; type it in").format(
                 cell=cell) for cell in unread])
-        return userdata.sheet_data(self.grid, id=sheet_id, name=name,
+        data = userdata.sheet_data(self.grid, id=sheet_id, name=name,
                                    source=source or _("scanned from a photo of the printed sheet"),
-                                   coop=bool(self.number_fields), row_labels="P Q R S T U V",
-                                   number_fields=self.number_fields_text(), failed_roll_boxes=3)
+                                   coop=bool(self.number_fields), row_labels=" ".join(self.row_labels),
+                                   number_fields=self.number_fields_text(), failed_roll_boxes=3,
+                                   first_points=" ".join(map(str, self.first_points)),
+                                   later_points=" ".join(map(str, self.later_points)))
+        if not self.number_fields and self.row_labels != DEFAULT_ROW_LABELS:
+            data["row_labels"] = list(self.row_labels)
+        return data
 
 
 # --------------------------------------------------------------------------- errors
@@ -625,55 +649,116 @@ def _classify(colours: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     return best, conf, second, clean
 
 
-@lru_cache(maxsize=2)
-def _digit_templates(px: int) -> list[tuple[int, np.ndarray]]:
-    """Dark digits 1..9 on white, in several fonts and weights, about 0.3 cells high."""
+@lru_cache(maxsize=8)
+def _glyph_templates(px: int, height: float, glyphs: str) -> tuple[tuple[str, np.ndarray], ...]:
+    """Each of ``glyphs`` dark on white, in several fonts and weights, ``height`` cells high."""
     out = []
-    height = 0.3 * px
     for font in (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
                  cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN):
         for weight in (0.035, 0.06):
-            for digit in range(1, 10):
-                scale = height / 22.0 if font != cv2.FONT_HERSHEY_PLAIN else height / 11.0
+            for glyph in glyphs:
+                scale = height * px / (22.0 if font != cv2.FONT_HERSHEY_PLAIN else 11.0)
                 thick = max(1, int(round(weight * px)))
-                (w, h), _ = cv2.getTextSize(str(digit), font, scale, thick)
+                (w, h), _ = cv2.getTextSize(glyph, font, scale, thick)
                 pad = max(2, int(0.02 * px))
                 img = np.full((h + 2 * pad + thick, w + 2 * pad + thick), 255, np.uint8)
-                cv2.putText(img, str(digit), (pad, pad + h), font, scale, 0, thick, cv2.LINE_AA)
+                cv2.putText(img, glyph, (pad, pad + h), font, scale, 0, thick, cv2.LINE_AA)
                 img = cv2.GaussianBlur(img, (0, 0), 0.025 * px)
-                out.append((digit, img))
-    return out
+                out.append((glyph, img))
+    return tuple(out)
 
 
-def _read_digit(work: np.ndarray, H: np.ndarray, j: int, k: int) -> tuple[int | None, float]:
-    """The digit in the number field on corner (row line j, column line k), or None."""
-    px = DIGIT_PX
-    half = 0.3
+def _glyph_scores(work: np.ndarray, H: np.ndarray, u: float, v: float, *, glyphs: str, height: float,
+                  half: float = 0.3, disc: float | None = None, px: int = DIGIT_PX) -> dict[str, float]:
+    """How well each of ``glyphs``, printed about ``height`` cells high, fits around the grid point
+    ``(u, v)`` (columns, rows from the grid's top-left corner), looked for within ``half`` cells of
+    it (only inside a circle of radius ``disc`` cells, if given: a ring drawn around the glyph is
+    left out): the best normalised correlation of each; empty where nothing is printed."""
     size = int(round(2 * half * px))
-    shift = np.array([[1, 0, k - half], [0, 1, j - half], [0, 0, 1]])
+    shift = np.array([[1, 0, u - half], [0, 1, v - half], [0, 0, 1]])
     M = H @ shift @ np.diag([1 / px, 1 / px, 1])
     patch = cv2.warpPerspective(work, M, (size, size), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
                                 borderMode=cv2.BORDER_REPLICATE)
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    yy, xx = np.mgrid[0:size, 0:size]
-    disc = np.hypot(xx - size / 2, yy - size / 2) < 0.24 * px
-    white = np.percentile(gray[disc], 90)
-    gray = np.where(disc, gray, white)  # drop the circle's outline and what is outside it
+    if disc is not None:
+        yy, xx = np.mgrid[0:size, 0:size]
+        inside = np.hypot(xx - size / 2, yy - size / 2) < disc * px
+        white = np.percentile(gray[inside], 90)
+        gray = np.where(inside, gray, white)  # drop the circle's outline and what is outside it
+    else:
+        white = np.percentile(gray, 90)
+    if white - gray.min() < 40:  # nothing printed here: paper (or a cell) only
+        return {}
     gray = np.clip(gray / max(white, 1.0) * 255, 0, 255).astype(np.uint8)
-    scores = np.zeros(10)
-    for digit, tpl in _digit_templates(px):
+    scores: dict[str, float] = {}
+    for glyph, tpl in _glyph_templates(px, height, glyphs):
         if tpl.shape[0] >= size or tpl.shape[1] >= size:
             continue
         res = cv2.matchTemplate(gray, tpl, cv2.TM_CCOEFF_NORMED)
-        scores[digit] = max(scores[digit], float(res.max()))
-    order = np.argsort(scores)[::-1]
-    best, second = scores[order[0]], scores[order[1]]
-    # how much closer the best digit fits than the runner-up (1: perfectly, 0: as badly)
+        scores[glyph] = max(scores.get(glyph, -1.0), float(res.max()))
+    return scores
+
+
+def _best_glyph(scores: dict[str, float], min_margin: float = 0.4) -> tuple[str | None, float]:
+    """The glyph that fits clearly best (None if none does: it fits worse than 0.6, or less than
+    ``min_margin`` closer than the runner-up) and the confidence (0..1)."""
+    if len(scores) < 2:
+        return None, 0.0
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    (glyph, best), (_g2, second) = ranked[0], ranked[1]
+    # how much closer the best glyph fits than the runner-up (1: perfectly, 0: as badly)
     margin = 1 - (1 - best) / max(1 - second, 1e-6)
     conf = float(np.clip(margin, 0, 1) * np.clip((best - 0.5) * 4, 0, 1))
-    if best < 0.6 or margin < 0.4:
+    if best < 0.6 or margin < min_margin:
         return None, conf
-    return int(order[0]), conf
+    return glyph, conf
+
+
+def _read_glyph(work: np.ndarray, H: np.ndarray, u: float, v: float, *, glyphs: str, height: float,
+                half: float = 0.3, disc: float | None = None, px: int = DIGIT_PX,
+                min_margin: float = 0.4) -> tuple[str | None, float]:
+    """The one of ``glyphs`` that fits clearly best (:func:`_glyph_scores`), or None; and the
+    confidence (0..1)."""
+    return _best_glyph(_glyph_scores(work, H, u, v, glyphs=glyphs, height=height, half=half, disc=disc, px=px),
+                       min_margin)
+
+
+def _read_digit(work: np.ndarray, H: np.ndarray, j: int, k: int) -> tuple[int | None, float]:
+    """The digit in the number field on corner (row line j, column line k), or None."""
+    digit, conf = _read_glyph(work, H, k, j, glyphs="123456789", height=0.3, disc=0.24)
+    return (None if digit is None else int(digit)), conf
+
+
+#: where the renderer and the printed sheets put the labels and points, in cells from the grid's
+#: top-left corner: row labels left of the grid, the column points (first: in circles) below it
+LABEL_U = -0.6
+FIRST_V, LATER_V = N_ROWS + 0.65, N_ROWS + 1.35
+LABEL_GLYPHS = "ABCDEFGHIJKLMNPQRSTUVWXYZ123456789"  # no O: in print it is too like Q, D and 0
+
+
+def _read_labels(work: np.ndarray, H: np.ndarray) -> tuple[str | None, ...]:
+    """The printed row labels (one character each; None where none could be read). The labels of a
+    sheet are all letters or all digits: whichever fits the seven better decides, so that a 5 is
+    not read as an S (and a 1 as an I) when the rest are letters."""
+    scores = [_glyph_scores(work, H, LABEL_U, r + 0.5, glyphs=LABEL_GLYPHS, height=0.36, half=0.35, px=GLYPH_PX)
+              for r in range(N_ROWS)]
+    kind_fit = {kind: sum(max((v for g, v in sc.items() if g.isdigit() == kind), default=0.0) for sc in scores)
+                for kind in (True, False)}
+    digits = kind_fit[True] > kind_fit[False]
+    return tuple(_best_glyph({g: v for g, v in sc.items() if g.isdigit() == digits}, EDGE_MARGIN)[0] for sc in scores)
+
+
+def _read_points(work: np.ndarray, H: np.ndarray) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
+    """The column points printed under the grid: first (in circles) and later, per column."""
+    first, later = [], []
+    for c in range(N_COLS):
+        g, _conf = _read_glyph(work, H, c + 0.5, FIRST_V, glyphs="0123456789", height=0.3, disc=0.25, px=GLYPH_PX,
+                                  min_margin=EDGE_MARGIN)
+        first.append(None if g is None else int(g))
+        g, _conf = _read_glyph(work, H, c + 0.5, LATER_V, glyphs="0123456789", height=0.26, px=GLYPH_PX,
+                                  min_margin=EDGE_MARGIN)
+        later.append(None if g is None else int(g))
+    return tuple(first), tuple(later)
 
 
 def _rows(label: np.ndarray, star: np.ndarray) -> tuple[str, ...]:
@@ -894,6 +979,35 @@ def _upside_down(up: _Reading, down: _Reading) -> int | None:
     return None if votes == 0 else (1 if votes > 0 else -1)
 
 
+def _labels_of(read: tuple[str | None, ...], usual: tuple[str, ...]) -> tuple[tuple[str, ...], bool, list[str]]:
+    """The row labels from what was read: all seven as read; the ``usual`` ones where none is
+    printed; where only some were read, the usual ones filled in and a problem to check."""
+    found = [r for r, g in enumerate(read) if g is not None]
+    if len(found) == N_ROWS:
+        return tuple(read), True, []
+    if not found:
+        return usual, False, []
+    missing = ", ".join(str(r + 1) for r in range(N_ROWS) if read[r] is None)
+    return tuple(g if g is not None else u for g, u in zip(read, usual)), False, [
+        _("row labels: those of rows {rows} (from the top) could not be read; taken as {labels}: check them").format(
+            rows=missing, labels=" ".join(u for g, u in zip(read, usual) if g is None))]
+
+
+def _points_of(read: tuple[int | None, ...], usual: tuple[int, ...], which: str
+               ) -> tuple[tuple[int, ...], bool, list[str]]:
+    """The column points (one row of them) from what was read, as :func:`_labels_of` does."""
+    found = [c for c, v in enumerate(read) if v is not None]
+    if len(found) == N_COLS:
+        return tuple(int(v) for v in read), True, []
+    if not found:
+        return usual, False, []
+    missing = [c for c in range(N_COLS) if read[c] is None]
+    return tuple(v if v is not None else u for v, u in zip(read, usual)), False, [
+        _("column points ({which}): those under columns {columns} could not be read; taken as the standard "
+          "{points}: check them").format(which=which, columns=", ".join(COLUMN_NAMES[c] for c in missing),
+                                         points=" ".join(str(usual[c]) for c in missing))]
+
+
 def _colour(index) -> str:
     """A colour's name in the language in force."""
     words = (pgettext("colour", "yellow"), pgettext("colour", "green"), pgettext("colour", "blue"),
@@ -901,27 +1015,61 @@ def _colour(index) -> str:
     return words[int(index)]
 
 
-#: The largest photo file :func:`scan_bytes` reads (bytes).
-MAX_PHOTO_BYTES = 20 * 1024 * 1024
+#: The largest photo file :func:`decode_photo` takes (bytes)
+MAX_PHOTO_BYTES = MAX_PHOTO_MB * 2**20
 
 
-def scan_bytes(data: bytes) -> ScanResult:
-    """Read the sheet in a photo file's bytes (JPEG, PNG, WebP, ... as OpenCV decodes them):
-    :class:`ScanError` for a file that is too large, empty or not an image, else :func:`scan`."""
-    if not isinstance(data, (bytes, bytearray, memoryview)) or len(data) == 0:
+def check_photo_size(size: int) -> None:
+    """A :class:`ScanError` for a photo file of ``size`` bytes that is empty or over the cap."""
+    if size <= 0:
         raise _refuse("not-an-image", _("The file is empty"), _ADVICE_IMAGE)
-    if len(data) > MAX_PHOTO_BYTES:
+    if size > MAX_PHOTO_BYTES:
         raise _refuse("too-large", _("The file has {mb} MB; a photo may have at most {limit} MB").format(
-            mb=f"{len(data) / 2**20:.1f}", limit=MAX_PHOTO_BYTES // 2**20),
+            mb=number(size / 2**20, 1), limit=MAX_PHOTO_MB),
             N_("Take the photo at a lower resolution, or save it as a JPEG"))
+
+
+def _header_size(data: bytes) -> tuple[int, int]:
+    """(width, height) as the image file's header claims them (Pillow reads the header only), or (0, 0)
+    for a file Pillow does not know (OpenCV's own cap then applies)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():  # a huge size is what this looks for: no warning about it
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                return im.size
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+        return 0, 0
+
+
+def decode_photo(data: bytes) -> np.ndarray:
+    """The image in a photo file's bytes (JPEG, PNG, WebP, ... as OpenCV decodes them; BGR), or a
+    :class:`ScanError`: an empty file, one over :data:`MAX_PHOTO_BYTES`, one whose header claims more
+    than :data:`MAX_PIXELS` pixels (refused before they are unpacked), or not an image."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise _refuse("not-an-image", _("The file is empty"), _ADVICE_IMAGE)
+    check_photo_size(len(data))
+    too_many = _refuse("too-large", _("The photo has more than {mp} megapixels, more than this app reads").format(
+        mp=MAX_PIXELS // 1_000_000), N_("Take the photo at a lower resolution (12 megapixels are plenty)"))
+    width, height = _header_size(bytes(data))
+    if width * height > MAX_PIXELS:
+        raise too_many
     try:
         image = cv2.imdecode(np.frombuffer(bytes(data), np.uint8), cv2.IMREAD_COLOR)
-    except cv2.error:  # a header that claims too many pixels, a broken stream
+    except cv2.error as err:  # a header Pillow does not know that claims too many pixels, a broken stream
+        if "MAX_IMAGE_PIXELS" in str(err):
+            raise too_many from None
         image = None
     if image is None:
         raise _refuse("not-an-image", _("The file is not a photo that can be read (not a JPEG, PNG or WebP image, "
                                         "or a broken one)"), _ADVICE_IMAGE)
-    return scan(image)
+    return image
+
+
+def scan_bytes(data: bytes) -> ScanResult:
+    """:func:`scan` of the photo in a file's bytes (:func:`decode_photo`)."""
+    return scan(decode_photo(data))
 
 
 def scan(image) -> ScanResult:
@@ -960,6 +1108,13 @@ def scan(image) -> ScanResult:
                         "sheet): if the photo is upside down, turn it and scan again"))
     star, fields = reading.star, reading.fields
     label, repaired = _repair(reading.label, reading.runner_up, reading.colour_conf, star)
+    labels, labels_read, note = _labels_of(_read_labels(work, H), COOP_ROW_LABELS if fields else DEFAULT_ROW_LABELS)
+    problems += note
+    first, later = _read_points(work, H)
+    first, first_read, note = _points_of(first, STANDARD_FIRST, pgettext("column points", "first"))
+    problems += note
+    later, later_read, note = _points_of(later, STANDARD_LATER, pgettext("column points", "later"))
+    problems += note
 
     # confidence and problems
     confidence = np.minimum(reading.colour_conf, reading.star_conf)
@@ -1000,4 +1155,6 @@ def scan(image) -> ScanResult:
         problems=tuple(problems),
         corners=tuple((float(x) / f_work, float(y) / f_work) for x, y in corners),
         fit_error=fit.rms,
+        row_labels=labels, first_points=first, later_points=later, labels_read=labels_read,
+        points_read=first_read and later_read,
     )

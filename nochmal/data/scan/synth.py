@@ -61,6 +61,9 @@ class Truth:
     number_fields: tuple[tuple[str, int], ...]
     grid_corners: np.ndarray  # 4x2, where the grid's outer corners (TL, TR, BR, BL) are in the photo
     settings: dict = field(default_factory=dict)  # the drawn distortion parameters (for a report)
+    row_labels: tuple[str, ...] = ()
+    first_points: tuple[int, ...] = ()
+    later_points: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -291,11 +294,27 @@ def _hand_mask(rng: np.random.Generator, w: int, h: int, target: np.ndarray) -> 
     return cv2.GaussianBlur(mask, (0, 0), sigma)
 
 
-def synthetic_photo(sheet_id: str, rng: np.random.Generator, *, distort: Distortions = Distortions(),
+def varied_edges(sheet: Sheet, rng: np.random.Generator) -> Sheet:
+    """``sheet`` with other row labels (seven letters in a row, or 1-7) and other column points
+    (first 1-5, later 0 up to the first) drawn from ``rng``: a print the reader cannot have assumed."""
+    if rng.random() < 0.5:
+        letters = "ABCDEFGHIJKLMNPQRSTUVWXYZ"  # no O, as on the co-op backs (P-V follow N)
+        start = int(rng.integers(0, len(letters) - N_ROWS + 1))
+        labels = tuple(letters[start:start + N_ROWS])
+    else:
+        labels = tuple(str(r + 1) for r in range(N_ROWS))
+    first = tuple(int(v) for v in rng.integers(1, 6, N_COLS))
+    later = tuple(int(rng.integers(0, f + 1)) for f in first)
+    spec = sheet.spec.model_copy(update={"row_labels": labels, "first_points": first, "later_points": later})
+    return Sheet(spec)
+
+
+def synthetic_photo(sheet_id: str | Sheet, rng: np.random.Generator, *, distort: Distortions = Distortions(),
                     size: tuple[int, int] = (1600, 1200)) -> SyntheticPhoto:
-    """A photo (BGR uint8, ``size`` = (width, height)) of the printed sheet ``sheet_id`` on a
-    table, distorted as ``distort`` says with strengths drawn from ``rng``, and its truth."""
-    sheet = get_sheet(sheet_id)
+    """A photo (BGR uint8, ``size`` = (width, height)) of the printed sheet ``sheet_id`` (a shipped
+    sheet's id, or a :class:`Sheet`) on a table, distorted as ``distort`` says with strengths drawn
+    from ``rng``, and its truth."""
+    sheet = get_sheet(sheet_id) if isinstance(sheet_id, str) else sheet_id
     flat, layout = render_sheet(sheet, rng, pitch=float(rng.uniform(52, 64)))
     w, h = size
     settings: dict = {}
@@ -374,5 +393,6 @@ def synthetic_photo(sheet_id: str, rng: np.random.Generator, *, distort: Distort
 
     number_fields = tuple(sorted(((cell_name((sq & -sq).bit_length() - 1), n) for n, sq in sheet.number_fields),
                                  key=lambda f: f[1]))
-    truth = Truth(sheet.id, tuple(sheet.spec.grid), number_fields, grid_corners, settings)
+    truth = Truth(sheet.id, tuple(sheet.spec.grid), number_fields, grid_corners, settings,
+                  tuple(sheet.spec.row_labels), tuple(sheet.first_points), tuple(sheet.later_points))
     return SyntheticPhoto(image, truth)

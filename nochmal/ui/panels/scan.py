@@ -12,29 +12,26 @@ tap) never reads the photo again. OpenCV and numpy are imported only when a phot
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 
 import streamlit as st
 
 from nochmal.data import userdata
-from nochmal.data.i18n import _, ngettext, number
+from nochmal.data.scan import MAX_PHOTO_MB
+from nochmal.data.i18n import _, ngettext
 from nochmal.engine.cells import CELL_NAMES, COLOUR_LETTERS, N_COLS, cell_index
 from nochmal.engine.errors import NochmalError
+from nochmal.engine.sheet import STANDARD_FIRST, STANDARD_LATER
 from nochmal.ui import owner
 from nochmal.ui.explain import strip_rule_ids
 from nochmal.ui.labels import colour_name
 from nochmal.ui.safe import code, md
-from nochmal.ui.panels.tap_grid import tap_grid
+from nochmal.ui.panels.tap_grid import invariant_notes, tap_grid
 from nochmal.ui.sheetview import sheet_html
 
 ss = st.session_state
 
 PHOTO_TYPES = ("jpg", "jpeg", "png", "webp")
-MAX_PHOTO_MB = 15
-MAX_PHOTO_BYTES = MAX_PHOTO_MB * 1024 * 1024
-#: photos with more pixels are refused before they are decoded (a small file can unpack to gigabytes)
-MAX_PIXELS = 60_000_000
 #: a cell read with less confidence than this is marked for checking (the reader names those below 0.35)
 CHECK_BELOW = 0.5
 #: the photo beside the result is shown at most this many pixels wide or high
@@ -46,23 +43,13 @@ UNDO_DEPTH = 200
 #: data, like userdata's "entered by hand from a printed sheet"); it always contains "scanned"
 SOURCE = "scanned from a photo"
 COOP_LABELS = "P Q R S T U V"
+STANDARD_POINTS = (" ".join(map(str, STANDARD_FIRST)), " ".join(map(str, STANDARD_LATER)))
 _UNREAD = re.compile(r"^\?+\s*[:=]?\s*([A-Za-z]\d+)$")
 
 
 # --------------------------------------------------------------------------- reading a photo
 def _refused(what: str, advice: str) -> dict:
     return {"ok": False, "what": what, "advice": advice}
-
-
-def _pixels(data: bytes) -> tuple[int, int] | None:
-    """The photo's size from its header (nothing decoded), or None if Pillow cannot tell."""
-    try:
-        from PIL import Image
-
-        with Image.open(io.BytesIO(data)) as im:
-            return im.size
-    except Exception:  # noqa: BLE001 - not an image Pillow knows: OpenCV decides below
-        return None
 
 
 def _thumbnail(image, corners) -> bytes:
@@ -85,29 +72,10 @@ def _thumbnail(image, corners) -> bytes:
 def read_photo(data: bytes) -> dict:
     """What a photo file shows: ``{"ok": True, "result": ScanResult, "thumb": JPEG bytes}``, or
     ``{"ok": False, "what": ..., "advice": ...}`` for a file that is not a readable sheet."""
-    if not data:
-        return _refused(_("The file is empty"), _("Choose a photo (JPEG, PNG or WebP) of the sheet"))
-    if len(data) > MAX_PHOTO_BYTES:
-        return _refused(_("The file has {mb} MB; a photo may have at most {limit} MB").format(
-            mb=number(len(data) / 2**20, 1), limit=MAX_PHOTO_MB),
-            _("Take the photo at a lower resolution, or save it as a JPEG"))
-    size = _pixels(data)
-    if size and size[0] * size[1] > MAX_PIXELS:
-        return _refused(_("The photo has {w} x {h} pixels, more than this app reads").format(
-            w=number(size[0]), h=number(size[1])), _("Take the photo at a lower resolution (12 megapixels are plenty)"))
-    import cv2
-    import numpy as np
-
-    from nochmal.data.scan import ScanError, scan
+    from nochmal.data.scan import ScanError, decode_photo, scan
 
     try:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    except cv2.error:  # a header that claims too many pixels, a broken stream
-        image = None
-    if image is None:
-        return _refused(_("This file is not a photo that can be read (not a JPEG, PNG or WebP image, or a broken one)"),
-                        _("Choose a photo (JPEG, PNG or WebP) of the sheet"))
-    try:
+        image = decode_photo(data)
         result = scan(image)
     except ScanError as err:
         return _refused(err.what, err.advice)
@@ -167,6 +135,10 @@ def load(digest: str, result) -> None:
               if v < CHECK_BELOW]
     ss["scan_unsure"] = [name for _v, name in sorted(unsure)]
     ss["scan_numbers"] = ss["scan_numbers_kept"] = number_lines(result.number_fields)
+    ss["scan_labels"] = " ".join(result.row_labels) if result.number_fields else COOP_LABELS
+    ss["scan_first"] = " ".join(map(str, result.first_points))
+    ss["scan_later"] = " ".join(map(str, result.later_points))
+    ss["scan_edges_read"] = (result.labels_read, result.points_read)
     ss["scan_coop"] = bool(result.number_fields) or bool(ss.get("scan_slot_kept"))
     ss.pop("scan_saved", None)
     coopset = _coopset()
@@ -183,11 +155,6 @@ def take(key: str) -> None:
     f = ss.get(key)
     if f is None:
         ss.pop("scan_refused", None)
-        return
-    if f.size > MAX_PHOTO_BYTES:  # refused before its bytes are read
-        ss["scan_refused"] = (f.name, _("The file has {mb} MB; a photo may have at most {limit} MB").format(
-            mb=number(f.size / 2**20, 1), limit=MAX_PHOTO_MB),
-            _("Take the photo at a lower resolution, or save it as a JPEG"))
         return
     scan_bytes(f.name, f.getvalue())
 
@@ -290,7 +257,8 @@ def save() -> None:
     try:
         data = userdata.sheet_data(grid, id=sheet_id, name=ss.get("scan_name", ""), source=source, coop=coop,
                                    row_labels=ss.get("scan_labels", COOP_LABELS), number_fields=numbers,
-                                   failed_roll_boxes=int(ss.get("scan_failed", 3)))
+                                   failed_roll_boxes=int(ss.get("scan_failed", 3)),
+                                   first_points=ss.get("scan_first", ""), later_points=ss.get("scan_later", ""))
         path, warnings = userdata.save_user_sheet(data)
     except NochmalError as err:
         ss["scan_message"] = ("error", [md(strip_rule_ids(p)) for p in userdata.problems_of(err)])
@@ -330,7 +298,8 @@ def next_sheet(slot: str = "") -> None:
         ss.pop(key, None)
     ss["scan_slot_kept"] = slot
     # the form's fields: filled in again (for the next slot) when the next photo is read
-    for key in ("scan_slot", "scan_id", "scan_name", "scan_source", "scan_numbers", "scan_numbers_kept"):
+    for key in ("scan_slot", "scan_id", "scan_name", "scan_source", "scan_numbers", "scan_numbers_kept", "scan_labels",
+                "scan_first", "scan_later", "scan_edges_read"):
         ss.pop(key, None)
 
 
@@ -356,24 +325,21 @@ def form_data(rows: list[str]) -> tuple[dict | None, list[str]]:
     try:
         return userdata.sheet_data(rows, id="preview", coop=coop, row_labels=ss.get("scan_labels", COOP_LABELS),
                                    number_fields=known_lines(ss.get("scan_numbers", "")),
-                                   failed_roll_boxes=int(ss.get("scan_failed", 3))), []
+                                   failed_roll_boxes=int(ss.get("scan_failed", 3)),
+                                   first_points=ss.get("scan_first", ""), later_points=ss.get("scan_later", "")), []
     except NochmalError as err:
         return None, [md(strip_rule_ids(p)) for p in userdata.problems_of(err)]
 
 
 def show_invariants(violations) -> None:
-    if not violations:
-        st.success(_("The sheet read keeps every invariant of the printed sheets (21 cells per colour, blocks 1–6, "
-                     "15 stars, one per column, ...)."))
-        return
-    n = len(violations)  # the English says "warning(s)" for any number; the German picks its plural form
-    st.markdown(ngettext(
+    invariant_notes(violations, _(
+        "The sheet read keeps every invariant of the printed sheets (21 cells per colour, blocks 1–6, 15 stars, "
+        "one per column, ...)."), ngettext(
         "**{n} invariant warning(s).** Printed base-game sheets keep these, so a broken one usually means a cell "
         "was read wrongly: check the cells it names. A co-op back may differ; you can save anyway.",
         "**{n} invariant warning(s).** Printed base-game sheets keep these, so a broken one usually means a cell "
-        "was read wrongly: check the cells it names. A co-op back may differ; you can save anyway.", n).format(n=n))
-    for v in violations:
-        st.warning(md(v))
+        "was read wrongly: check the cells it names. A co-op back may differ; you can save anyway.",
+        len(violations)))
 
 
 def details(coopset) -> None:
@@ -381,7 +347,7 @@ def details(coopset) -> None:
     kept = ss.get("scan_slot_kept", "") if coopset is not None else ""
     for key, value in (("scan_id", coopset.slot_sheet_id(kept) if kept else ""), ("scan_name", slot_name(kept) if kept
                        else ""), ("scan_source", SOURCE), ("scan_labels", COOP_LABELS), ("scan_failed", 3),
-                       ("scan_coop", False)):
+                       ("scan_coop", False), ("scan_first", STANDARD_POINTS[0]), ("scan_later", STANDARD_POINTS[1])):
         ss.setdefault(key, value)
     st.checkbox(_("Co-op back (rows labelled P–V, number fields, failed-roll boxes)"), key="scan_coop",
                 help=_("Ticked by itself when the photo shows number fields."))
@@ -400,10 +366,21 @@ def details(coopset) -> None:
     sid = (ss.get("scan_id") or "").strip()
     if userdata.ID_PATTERN.match(sid) and userdata.user_sheet_path(sid).is_file():
         st.caption(_("A user sheet **{sheet_id}** exists; saving replaces it.").format(sheet_id=md(sid)))
+    labels_read, points_read = ss.get("scan_edges_read", (False, False))
     if ss["scan_coop"]:
         c1, c2 = st.columns([3, 1])
-        c1.text_input(_("Row labels, top to bottom"), key="scan_labels")
+        c1.text_input(_("Row labels, top to bottom"), key="scan_labels",
+                      help=_("As read in the photo.") if labels_read else
+                      _("Not found in the photo: the co-op backs' P–V. Change them if your sheet prints others."))
         c2.number_input(_("Failed-roll boxes"), min_value=1, max_value=5, step=1, key="scan_failed")
+    c1, c2 = st.columns(2)
+    c1.text_input(_("Column points, first to fill (A–O)"), key="scan_first",
+                  help=_("The circled points under the columns: what a column earns whoever fills it first."))
+    c2.text_input(_("Column points, later (A–O)"), key="scan_later",
+                  help=_("The points below them: what a column earns everyone who fills it later."))
+    st.caption(_("Row labels and column points as read in the photo.") if (labels_read or not ss["scan_coop"])
+               and points_read else _("Not everything under and beside the grid could be read in the photo: the "
+                                      "usual labels and points are filled in. Compare them with your sheet."))
 
 
 # --------------------------------------------------------------------------- the tab
