@@ -85,6 +85,33 @@ def counts(page) -> dict[str, int]:
     return {what: page.locator(sel).count() for what, sel in COUNTED.items()}
 
 
+def settled_counts(page, quiet_s: float = 1.5, timeout_s: float = 10) -> dict[str, int]:
+    """:func:`counts` once they have not changed for ``quiet_s`` seconds (a page can still be
+    drawing a link after the app went idle: CI twice counted one link fewer on the Sheets page)."""
+    last, since = counts(page), time.monotonic()
+    deadline = since + timeout_s
+    while time.monotonic() - since < quiet_s and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        now = counts(page)
+        if now != last:
+            last, since = now, time.monotonic()
+    return last
+
+
+def links(page) -> list[str]:
+    """The links counted, as (text, address): named in a failure."""
+    return page.locator(COUNTED["any link in the main area"]).evaluate_all(
+        "els => els.map(e => [e.innerText.slice(0, 40), e.getAttribute('href')])")
+
+
+def assert_counts_settle_to(page, control: dict[str, int], where: str) -> None:
+    """The page's counts become ``control`` within 10 s (a link still being drawn settles)."""
+    deadline = time.monotonic() + 10
+    while counts(page) != control and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert counts(page) == control, f"{where}: links now {links(page)}"
+
+
 @pytest.fixture
 def watched(page):
     """The page, and every request and main-frame navigation it made."""
@@ -117,12 +144,10 @@ def test_a_page_shows_the_markup_of_an_imported_game_as_text(watched, markup_ser
     page, seen = watched
     games = markup_server.games
     open_as_host(page, markup_server, name, games["control"])
-    control = counts(page)
+    control = settled_counts(page)
+    control_links = links(page)
     open_as_host(page, markup_server, name, games["markup"])
-    deadline = time.monotonic() + 10  # a link still being drawn (seen once in CI on the Sheets page) settles
-    while counts(page) != control and time.monotonic() < deadline:
-        page.wait_for_timeout(250)
-    assert counts(page) == control
+    assert_counts_settle_to(page, control, f"{name}: the control game's page had {control_links}")
     text = page_text(page)
     assert u.TITLE in text  # the sidebar names the open game on every page
     if name == "table":
@@ -146,11 +171,11 @@ def test_sheets_page_shows_the_markup_of_user_sheets_as_text(watched, markup_ser
     page, seen = watched
     ses = markup_server.games["markup"]
     open_as_host(page, markup_server, "sheets", ses)
-    control = counts(page)
+    control = settled_counts(page)
+    control_links = links(page)
     choose_sheet(page, re.compile("^" + re.escape(u.SHEET_ID) + " — "))
     expect(page.get_by_text("Provenance: user.")).to_be_visible()
-    page.wait_for_timeout(500)
-    assert counts(page) == control
+    assert_counts_settle_to(page, control, f"user sheet: the page had {control_links} before")
     text = page_text(page)
     assert u.SHEET_NAME in text and u.SHEET_SOURCE in text
     expect(page.get_by_role("grid", name=u.SHEET_NAME)).to_be_visible()  # the drawn sheet, named by the sheet
@@ -159,8 +184,7 @@ def test_sheets_page_shows_the_markup_of_user_sheets_as_text(watched, markup_ser
 
     choose_sheet(page, re.compile("^" + re.escape(u.BROKEN_SHEET_ID)))
     expect(page.get_by_text("This sheet file cannot be used")).to_be_visible()
-    page.wait_for_timeout(500)
-    assert counts(page) == control
+    assert_counts_settle_to(page, control, f"broken sheet: the page had {control_links} before")
     assert f"Yes, delete the user sheet {u.BROKEN_SHEET_ID}" in page_text(page)
     screenshot(page, "markup-sheets-broken-file")
     assert_nothing_ran(page, seen, "sheets: broken file")

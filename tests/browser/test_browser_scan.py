@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import time
 import tomllib
 from pathlib import Path
@@ -20,6 +21,7 @@ from urllib.parse import parse_qs, urlparse
 import cv2
 import numpy as np
 import pytest
+from conftest import CHROMIUM_ARGS, PHONE
 from playwright.sync_api import expect
 
 from nochmal.data.scan.synth import synthetic_photo
@@ -116,6 +118,46 @@ def test_upload_a_photo_fix_a_cell_save_it_and_play_on_it(page, app_url, store, 
     assert ses.game.cooperative and ses.state.seats[0].sheet.spec.id == "my-coop-I"
     assert ses.state.seats[0].sheet.spec.grid[0][0] == "b"
     screenshot(page, "scan-game-on-scanned-sheet")
+
+
+def y4m(image: np.ndarray, path: Path) -> Path:
+    """``image`` as a one-frame Y4M video, the form chromium plays as a fake camera."""
+    h, w = image.shape[0] // 2 * 2, image.shape[1] // 2 * 2
+    frame = cv2.cvtColor(np.ascontiguousarray(image[:h, :w]), cv2.COLOR_BGR2YUV_I420)
+    path.write_bytes(f"YUV4MPEG2 W{w} H{h} F10:1 Ip A1:1 C420jpeg\n".encode() + b"FRAME\n" + frame.tobytes())
+    return path
+
+
+def test_take_the_photo_with_the_phone_camera(browser, app_url, clean_set, tmp_path, screenshot):
+    """A phone's camera (chromium's fake camera playing a synthetic photo of co-op sheet III at
+    1920x1080): switch the camera on, take the photo, and the sheet is read cell for cell and with
+    its number fields. The widget captures at the camera's 1080p; at its default (the size it is
+    drawn, about 350 px wide on a phone) this test failed: no sheet was read from the photo."""
+    photo = synthetic_photo("coop-III", np.random.default_rng([2026, 7]), size=(1920, 1080))
+    video = y4m(photo.image, tmp_path / "camera.y4m")
+    camera = browser.browser_type.launch(executable_path=shutil.which("chromium"), args=[
+        *CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-video-capture={video}"])
+    try:
+        context = camera.new_context(viewport=PHONE, permissions=["camera"])
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        panel = scan_tab(page, app_url)
+        panel.get_by_text("📷 Take the photo with this device's camera").click()
+        take = panel.get_by_role("button", name=re.compile("Take photo", re.I))
+        expect(take).to_be_enabled(timeout=30_000)
+        time.sleep(1.0)  # the fake camera's first frame
+        take.click()
+        expect(panel.locator(".st-key-scan-grid button")).to_have_count(105, timeout=60_000)
+        for r in range(7):
+            for c in (0, 7, 14):
+                name = "ABCDEFGHIJKLMNO"[c] + str(r + 1)
+                expect(cell(panel, name)).to_contain_text(photo.truth.grid[r][c].upper())
+        numbers = panel.get_by_role("textbox", name=re.compile("Number fields")).input_value()
+        assert sorted(numbers.splitlines()) == sorted(f"{n}: {c}" for c, n in photo.truth.number_fields), numbers
+        screenshot(page, "scan-camera-phone")
+    finally:
+        camera.close()
 
 
 def test_a_bad_photo_is_refused_with_what_to_try(page, app_url, clean_set, tmp_path):

@@ -393,7 +393,9 @@ def photo_input() -> None:
     c2.toggle(_("📷 Take the photo with this device's camera"), key="scan_camera_on")
     if ss.get("scan_camera_on"):
         camera = f"scan_camera_{n}"
-        c2.camera_input(_("Photo of the sheet"), key=camera, on_change=take, args=(camera,))
+        # at the camera's 1080p: by default the widget captures at its own size on screen (about 350 px wide on
+        # a phone), too few pixels to read the sheet
+        c2.camera_input(_("Photo of the sheet"), key=camera, on_change=take, args=(camera,), resolution="1080p")
     refused = ss.get("scan_refused")
     if refused:
         name, what, advice = refused
