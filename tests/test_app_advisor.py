@@ -21,6 +21,7 @@ from nochmal.engine.moves import PASS, Cross
 from nochmal.bots.plan import team_plan
 from nochmal.store.session import GameSession
 from nochmal.store.db import GameStore
+from nochmal.ui.explain import cell_label
 
 
 
@@ -69,9 +70,13 @@ def test_advisor_is_off_by_default_and_lists_three_moves_for_the_deciding_seat(e
     assert all(at.button(key=f"advise-0-{i}").label == "Use" for i in range(len(sug)))
     md = "\n".join(texts(at, "markdown"))
     assert "Advisor — 1. P1" in md and "win chance" in md
+    sheet = ses.game.sheets[0]
+    assert tuple(sheet.spec.row_labels) == tuple("PQRSTUV")
     for s in sug:
         assert s.action in ses.state.legal_actions(0)
-        assert "-".join(s.cells) in md and s.reason in md
+        # cells named as the co-op sheet names its rows (P-V), not by the engine's row numbers
+        assert "-".join(cell_label(sheet, c) for c in s.cells) in md and s.reason in md
+        assert not s.cells or "-".join(s.cells) not in md
     # a rerun (any click) does not compute again: the same objects come from the session cache
     at.run()
     assert cached(at, ses, 0)[0] is sug[0]

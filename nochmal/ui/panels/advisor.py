@@ -11,6 +11,7 @@ from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER
 from nochmal.engine.errors import NochmalError
 from nochmal.data.i18n import N_, _, number, percent
 from nochmal.ui import state
+from nochmal.ui.explain import cell_label
 from nochmal.ui.actions import roll_key
 from nochmal.ui.labels import (colour_face_label, colour_label, colour_name, colour_word, number_face_label, pass_icon,
                                pass_label, pass_word, seat_label, translated)
@@ -136,6 +137,12 @@ def advice_for(ses, st_, seats: list[int]) -> dict[int, list]:
     return {s: cache[(ses.game_id, ses.n_events, s)] for s in seats}
 
 
+def cells_text(game, sug) -> str:
+    """A suggestion's cells as its seat's sheet names them (rows P-V on a co-op sheet: ``GT``, not ``G5``)."""
+    sheet = game.sheets[sug.seat] if 0 <= sug.seat < len(game.sheets) else None
+    return "-".join(cell_label(sheet, c) for c in sug.cells)
+
+
 def suggestion_markdown(sug, game) -> str:
     """One suggestion as Markdown: the move, its estimate and the reason."""
     if sug.is_pass:
@@ -149,7 +156,7 @@ def suggestion_markdown(sug, game) -> str:
         if a.number_die == NUMBER_JOKER:
             num = _("{die} as {number}").format(die=num, number=a.count)
         move = _("{colour} **{cells}** · dice {colour_die} + **{number_die}**").format(
-            colour=colour_label(a.colour), cells="-".join(sug.cells), colour_die=dice, number_die=num)
+            colour=colour_label(a.colour), cells=cells_text(game, sug), colour_die=dice, number_die=num)
     if sug.win_chance is not None:  # whole percents, rounded as before (then written as the language does)
         est = _("win chance **{percent}**").format(percent=percent(round(100 * sug.win_chance) / 100))
         if sug.mission_share is not None and sug.win_chance < 1:
@@ -191,7 +198,7 @@ def advisor_panel(ses, st_, seats: list[int], names: list[str]) -> None:
                     args = (seat, [], None, None, None, ctx, pass_label(st_.game))
                 else:
                     args = (seat, list(sug.cells), a.colour_die, a.number_die, a.colour, ctx,
-                            f"{colour_name(a.colour)} {'-'.join(sug.cells)}")
+                            f"{colour_name(a.colour)} {cells_text(st_.game, sug)}")
                 cols[1].button(_("Use"), key=f"advise-{seat}-{i}", on_click=_use_suggestion, args=args,
                                help=_("Fill this move in (cells and dice); you still press Cross"))
         st.caption(_("How: after each candidate move the greedy bots play the game to its end several times, "
