@@ -143,8 +143,11 @@ class ScanResult:
 
     def number_fields_text(self) -> str:
         """The number fields in the form the Sheets page and :func:`userdata.parse_number_fields`
-        take ("number: cell", one a line); a digit that could not be read is written as "?"."""
-        return "\n".join(f"{'?' if f.number is None else f.number}: {f.cell}" for f in self.number_fields)
+        take ("number: cell", one a line, by number); a field whose digit could not be read comes last,
+        written as "?"."""
+        known = sorted((f for f in self.number_fields if f.number is not None), key=lambda f: f.number)
+        unread = [f for f in self.number_fields if f.number is None]
+        return "\n".join([f"{f.number}: {f.cell}" for f in known] + [f"?: {f.cell}" for f in unread])
 
     def sheet_data(self, sheet_id: str, name: str = "", source: str = "") -> dict:
         """The data of a user sheet from this reading (:func:`userdata.sheet_data`): a co-op back

@@ -21,7 +21,7 @@ from nochmal.data.scan import MAX_PHOTO_MB
 from nochmal.data.i18n import _, ngettext
 from nochmal.engine.cells import CELL_NAMES, COLOUR_LETTERS, N_COLS, cell_index
 from nochmal.engine.errors import NochmalError
-from nochmal.engine.sheet import STANDARD_FIRST, STANDARD_LATER
+from nochmal.engine.sheet import COOP_ROW_LABELS, STANDARD_FIRST, STANDARD_LATER
 from nochmal.ui import owner
 from nochmal.ui.explain import strip_rule_ids
 from nochmal.ui.labels import colour_name
@@ -42,7 +42,7 @@ UNDO_DEPTH = 200
 #: the source written into the file by default: a record of where the sheet came from (the file's
 #: data, like userdata's "entered by hand from a printed sheet"); it always contains "scanned"
 SOURCE = "scanned from a photo"
-COOP_LABELS = "P Q R S T U V"
+COOP_LABELS = " ".join(COOP_ROW_LABELS)
 STANDARD_POINTS = (" ".join(map(str, STANDARD_FIRST)), " ".join(map(str, STANDARD_LATER)))
 _UNREAD = re.compile(r"^\?+\s*[:=]?\s*([A-Za-z]\d+)$")
 
@@ -107,14 +107,6 @@ def scan_bytes(name: str, data: bytes) -> bool:
     return True
 
 
-def number_lines(fields) -> str:
-    """The number fields as the text area holds them ("number: cell" a line, as
-    :func:`userdata.parse_number_fields` reads them); a digit that was not read is a ``?``."""
-    known = sorted((f for f in fields if f.number is not None), key=lambda f: f.number)
-    unread = [f for f in fields if f.number is None]
-    return "\n".join([f"{f.number}: {f.cell}" for f in known] + [f"?: {f.cell}" for f in unread])
-
-
 def unread_fields(text: str) -> list[str]:
     """The cells of the number fields whose digit is still a ``?``."""
     entries = (e.strip() for e in re.split(r"[\n;,]", text or ""))
@@ -134,7 +126,7 @@ def load(digest: str, result) -> None:
     unsure = [(v, CELL_NAMES[r * N_COLS + c]) for r, row in enumerate(result.confidence) for c, v in enumerate(row)
               if v < CHECK_BELOW]
     ss["scan_unsure"] = [name for _v, name in sorted(unsure)]
-    ss["scan_numbers"] = ss["scan_numbers_kept"] = number_lines(result.number_fields)
+    ss["scan_numbers"] = ss["scan_numbers_kept"] = result.number_fields_text()
     ss["scan_labels"] = " ".join(result.row_labels) if result.number_fields else COOP_LABELS
     ss["scan_first"] = " ".join(map(str, result.first_points))
     ss["scan_later"] = " ".join(map(str, result.later_points))
@@ -255,10 +247,7 @@ def save() -> None:
     if not sheet_id and coopset is not None:
         sheet_id = coopset.slot_sheet_id(slot)
     try:
-        data = userdata.sheet_data(grid, id=sheet_id, name=ss.get("scan_name", ""), source=source, coop=coop,
-                                   row_labels=ss.get("scan_labels", COOP_LABELS), number_fields=numbers,
-                                   failed_roll_boxes=int(ss.get("scan_failed", 3)),
-                                   first_points=ss.get("scan_first", ""), later_points=ss.get("scan_later", ""))
+        data = _form_sheet_data(grid, sheet_id, numbers, name=ss.get("scan_name", ""), source=source)
         path, warnings = userdata.save_user_sheet(data)
     except NochmalError as err:
         ss["scan_message"] = ("error", [md(strip_rule_ids(p)) for p in userdata.problems_of(err)])
@@ -318,15 +307,20 @@ def _unsure_mask(cells) -> int:
     return sum(1 << cell_index(c) for c in cells)
 
 
+def _form_sheet_data(rows: list[str], sheet_id: str, numbers: str, name: str = "", source: str = "") -> dict:
+    """:func:`userdata.sheet_data` of the grid ``rows`` with the form's co-op box, row labels,
+    failed-roll boxes and column points, the number fields ``numbers``."""
+    return userdata.sheet_data(rows, id=sheet_id, name=name, source=source, coop=bool(ss.get("scan_coop")),
+                               row_labels=ss.get("scan_labels", COOP_LABELS), number_fields=numbers,
+                               failed_roll_boxes=int(ss.get("scan_failed", 3)),
+                               first_points=ss.get("scan_first", ""), later_points=ss.get("scan_later", ""))
+
+
 def form_data(rows: list[str]) -> tuple[dict | None, list[str]]:
     """The sheet the form holds, for the picture (number fields still asked for left out), and
     the problems of what was typed."""
-    coop = bool(ss.get("scan_coop"))
     try:
-        return userdata.sheet_data(rows, id="preview", coop=coop, row_labels=ss.get("scan_labels", COOP_LABELS),
-                                   number_fields=known_lines(ss.get("scan_numbers", "")),
-                                   failed_roll_boxes=int(ss.get("scan_failed", 3)),
-                                   first_points=ss.get("scan_first", ""), later_points=ss.get("scan_later", "")), []
+        return _form_sheet_data(rows, "preview", known_lines(ss.get("scan_numbers", ""))), []
     except NochmalError as err:
         return None, [md(strip_rule_ids(p)) for p in userdata.problems_of(err)]
 
