@@ -140,10 +140,12 @@ def fitting_sheets(rules) -> list[str]:
     return [sid for sid in sheet_ids() if sheet_fits(sid, rules)]
 
 
-def checked_sheets(rules, chosen: list) -> list[str]:
+def checked_sheets(rules, chosen: list, defaults: list[str] | None = None) -> list[str]:
     """``chosen`` with every sheet that does not fit the variant replaced by the variant's default
-    sheet for that seat: a stale choice (a sheet of the mode shown before) never reaches a game."""
-    defaults = tv.default_sheets(rules.mode, len(chosen))
+    sheet for that seat: a stale choice (a sheet of the mode shown before) never reaches a game.
+    ``defaults``: the seats' default sheets if already at hand (they read the owner's co-op set)."""
+    if defaults is None and not all(sheet_fits(sid, rules) for sid in chosen):
+        defaults = tv.default_sheets(rules.mode, len(chosen))
     return [sid if sheet_fits(sid, rules) else defaults[i] for i, sid in enumerate(chosen)]
 
 
@@ -167,10 +169,12 @@ def _defaults() -> None:
             ss[key] = value
     if ss.get("new-players") is None:
         ss["new-players"] = variant(ss["new-mode"]).default_players
-    sheets = tv.default_sheets(ss["new-mode"], 6)  # co-op: the owner's co-op set, stand-ins where it has none
+    if any(f"new-sheet-{i}" not in ss for i in range(6)):  # the co-op set is read only when a default is due
+        sheets = tv.default_sheets(ss["new-mode"], 6)  # co-op: the owner's co-op set, stand-ins where it has none
+        for i in range(6):
+            ss.setdefault(f"new-sheet-{i}", sheets[i])
     for i in range(6):
         ss.setdefault(f"new-name-{i}", _("Player {n}").format(n=i + 1))
-        ss.setdefault(f"new-sheet-{i}", sheets[i])
         ss.setdefault(f"new-bot-{i}", "human")
 
 
@@ -481,7 +485,7 @@ with tab_new:
         _plan_preview(n, chosen, int(ss["new-mission"]), kind)
     if kind == "digital":
         st.text_input(_("Dice seed (optional, a whole number; blank = random)"), key="new-seed")
-    sheets_note(checked_sheets(rules, chosen))  # in words: the sheets and the tableau the game will use
+    sheets_note(checked_sheets(rules, chosen, seat_defaults))  # in words: the sheets and the tableau the game will use
     if tab is not None:
         st.markdown(tableau_note(tab))
         if any(getattr(tab, k).provenance == "derived" for k in TABLEAU_KEYS):
