@@ -257,6 +257,13 @@ def test_many_games_in_one_call_are_the_single_games():
         assert rows[seed, ck.R_TURNS] == record.outcome["turns"]
         assert rows[seed, ck.R_TEAM] == record.outcome["team_points"]
         assert ck.REASONS[rows[seed, ck.R_REASON]] == record.outcome["reason"]
-    assert np.array_equal(ck.play_many(game, range(20), "largest", threads=2), rows)
     with pytest.raises(ValueError, match="seeds"):
         ck.play_many(game, [-1])
+
+
+@pytest.mark.bench
+def test_games_on_two_threads_are_the_same_games():
+    """(bench: compiling the parallel loop takes half a minute)"""
+    game = CoopGame.create(4, 2)
+    for policy in ck.POLICIES:
+        assert np.array_equal(ck.play_many(game, range(40), policy, threads=2), ck.play_many(game, range(40), policy))

@@ -34,7 +34,9 @@ game (C-GOAL-19) and however often a policy draws in between.
   active seat's choice for the team (:func:`nochmal.bots.greedy.team_choices`) and its team
   decisions — the same values from the same floating-point operations in the same order, so
   ties break the same way. The team plan (:func:`nochmal.bots.plan.team_plan`, fixed for a game)
-  and the heuristic's constants are read from the Python side when the tables are built.
+  and the heuristic's constants are read from the Python side when the tables are built. The
+  other seats' replies to a dice pair are added one after another, as Python 3.11's ``sum`` adds
+  floats (Python 3.12's ``sum`` compensates rounding: under it this sum must do the same).
 
 A position is per seat a boolean array of the 105 cells; a cross is the index of a *cell set* of
 the seat's sheet (the connected 1-5-cell subsets of its colour blocks), numbered as in
@@ -630,10 +632,10 @@ def _legal(t, st, p):
 
 
 @numba.njit(cache=True)
-def _scan(t, st, p, cf, nc, nf, nn, mode, target):
+def _scan(t, st, p, cf, nc, nf, nn, walk, target):
     """Walk seat ``p``'s legal crosses with colour faces ``cf[:nc]`` and number faces ``nf[:nn]``
     (each sorted) in the engine's order (:func:`nochmal.engine.moves.move_groups`).
-    mode 0: count them; mode 1: stop at the ``target``-th (0-based); mode 2: the one with the
+    walk 0: count them; walk 1: stop at the ``target``-th (0-based); walk 2: the one with the
     most cells (the first of those). Returns (count, cell set or -1, colour die, number die, colour)."""
     _legal(t, st, p)
     jl = st.jl[p]
@@ -664,9 +666,9 @@ def _scan(t, st, p, cf, nc, nf, nn, mode, target):
                     lo, hi = st.lglo[p, colour, k], st.lghi[p, colour, k]
                     if lo == hi:
                         continue
-                    if mode == 1 and target < count + hi - lo:
+                    if walk == 1 and target < count + hi - lo:
                         return count, st.lg[p, lo + target - count], cdie, ndie, colour
-                    if mode == 2 and k > best_k:  # the first set of the largest size is kept
+                    if walk == 2 and k > best_k:  # the first set of the largest size is kept
                         best, best_k, best_c, best_n, best_col = st.lg[p, lo], k, cdie, ndie, colour
                     count += hi - lo
     return count, best, best_c, best_n, best_col
