@@ -267,3 +267,19 @@ def test_games_on_two_threads_are_the_same_games():
     game = CoopGame.create(4, 2)
     for policy in ck.POLICIES:
         assert np.array_equal(ck.play_many(game, range(40), policy, threads=2), ck.play_many(game, range(40), policy))
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_sweep_rows_from_the_kernel_are_the_engines_rows(policy):
+    """The analytics row of a kernel game (its end position rebuilt as an engine state) is the row
+    of the same seeded engine game, field for field: points at the checks, failed rolls, "!"
+    left, the removed die, the mission's share and what was done, the seats' scores and cells."""
+    from nochmal.analytics.simulate import play_games, play_one
+
+    for mission in range(1, 6):
+        for players in (1, 3, 6) if policy == "greedy" else range(1, 7):
+            seeds = [mission * 1000 + players * 10 + k for k in range(3 if policy == "greedy" else 6)]
+            fast = play_games("coop", policy, seeds, players, mission, cells=True)
+            for seed, row in zip(seeds, fast):
+                assert row == play_one("coop", policy, seed, players, mission, cells=True), (policy, mission,
+                                                                                            players, seed)

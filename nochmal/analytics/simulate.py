@@ -39,6 +39,27 @@ def play_one(mode: str, policy: str, seed: int, players: int | None = None, miss
     """Play one game; a flat, JSON-friendly row describing it."""
     game = make_game(mode, players, mission, sheets, tableau)
     st = play(game.new_state(), get_policy(policy), random.Random(seed))
+    return game_row(mode, policy, seed, game, st, cells)
+
+
+def play_games(mode: str, policy: str, seeds: list[int], players: int | None = None, mission: int | None = None,
+               sheets=None, tableau=None, cells: bool = False) -> list[dict]:
+    """:func:`play_one` for each of ``seeds`` (the same rows): a co-op game that the compiled
+    game plays as the engine does (:func:`nochmal.bots.coop_kernel.kernel_plays`, the random and
+    the greedy bot) is played there, all seeds in one call; the rest game by game."""
+    game = make_game(mode, players, mission, sheets, tableau)
+    if game.has_mission and policy in ("random", "greedy") and seeds and all(0 <= s < 2**63 for s in seeds):
+        from nochmal.bots import coop_kernel as ck
+
+        if ck.kernel_plays(game, policy):
+            rows, ends = ck.play_many(game, seeds, policy, ends=True)
+            return [game_row(mode, policy, s, game, ck.end_state(game, r, e), cells)
+                    for s, r, e in zip(seeds, rows, ends)]
+    return [play_one(mode, policy, s, players, mission, sheets, tableau, cells) for s in seeds]
+
+
+def game_row(mode: str, policy: str, seed: int, game, st, cells: bool = False) -> dict:
+    """The flat row of the finished game ``st`` (of ``game``, played by ``policy`` from ``seed``)."""
     out = st.outcome()
     row = {"mode": mode, "players": game.n_seats, "policy": policy, "seed": seed,
            "sheets": ",".join(s.id for s in game.sheets), "reason": out.reason, "rolls": out.rolls,

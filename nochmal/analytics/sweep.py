@@ -19,7 +19,7 @@ from typing import Callable
 
 from nochmal.engine.version import RULES_VERSION
 from nochmal.engine.errors import InvalidInputError
-from nochmal.analytics.simulate import game_seed, play_one
+from nochmal.analytics.simulate import game_seed, play_games
 
 DEFAULT_CHUNK = 25
 
@@ -44,15 +44,14 @@ class Chunk:
 
 def run_chunk(chunk: Chunk) -> list[dict]:
     """Play the games of one chunk (runs in a worker process; importable for Dask)."""
-    rows = []
-    for i in range(chunk.start, chunk.stop):
-        seed = game_seed(chunk.seed, "coop", chunk.mission, chunk.players, chunk.policy,
-                         ",".join(chunk.sheets or ()), chunk.tableau or "", i)
-        row = play_one("coop", chunk.policy, seed, chunk.players, chunk.mission,
-                       list(chunk.sheets) if chunk.sheets else None, chunk.tableau, cells=chunk.cells)
+    games = range(chunk.start, chunk.stop)
+    seeds = [game_seed(chunk.seed, "coop", chunk.mission, chunk.players, chunk.policy, ",".join(chunk.sheets or ()),
+                       chunk.tableau or "", i) for i in games]
+    rows = play_games("coop", chunk.policy, seeds, chunk.players, chunk.mission,
+                      list(chunk.sheets) if chunk.sheets else None, chunk.tableau, cells=chunk.cells)
+    for i, row in zip(games, rows):
         row["game"] = i
         row["sweep_seed"] = chunk.seed
-        rows.append(row)
     return rows
 
 

@@ -1400,32 +1400,47 @@ def play_game(t, g, mt, policy, trace, res, st, V):
 
 
 @numba.njit(cache=True)
-def _play_range(t, g, seeds, policy, out, lo, hi):
-    """Games ``lo``..``hi`` of ``seeds`` into ``out`` (one set of buffers)."""
+def _play_range(t, g, seeds, policy, out, ends, lo, hi):
+    """Games ``lo``..``hi`` of ``seeds`` into ``out`` (one set of buffers); with ``ends`` (not
+    empty) also each game's end position: ``ends[k, p, 0:105]`` the crossed cells of seat ``p``,
+    ``105:120`` its column points (-1: open), ``120:125`` its completed colours."""
     mt = np.zeros(625, np.int64)
     trace = np.zeros((0, EVENT_WIDTH), np.int64)
     st = _new_state(t)
     V = _new_views(t, g)
+    n = t.jokers.shape[0]
     for k in range(lo, hi):
         mt_seed(seeds[k], mt)
         play_game(t, g, mt, policy, trace, out[k], st, V)
+        if ends.shape[0] > 0:
+            for p in range(n):
+                for i in range(N_CELLS):
+                    ends[k, p, i] = 1 if st.crossed[p, i] else 0
+                for c in range(N_COLS):
+                    ends[k, p, N_CELLS + c] = st.col_pts[p, c]
+                for c in range(5):
+                    ends[k, p, N_CELLS + N_COLS + c] = 1 if st.colour_done[p, c] else 0
+
+
+END_WIDTH = N_CELLS + N_COLS + 5  # an end position's numbers per seat (see _play_range)
 
 
 @numba.njit(cache=True)
-def play_seeds(t, g, seeds, policy):
-    """One game per seed (``random.Random(seed)``, 0 <= seed < 2**63); the R_* rows."""
+def play_seeds(t, g, seeds, policy, ends):
+    """One game per seed (``random.Random(seed)``, 0 <= seed < 2**63); the R_* rows (and the end
+    positions into ``ends``, if it is not empty: shape (games, seats, END_WIDTH))."""
     out = np.zeros((seeds.shape[0], R_SIZE), np.int64)
-    _play_range(t, g, seeds, policy, out, 0, seeds.shape[0])
+    _play_range(t, g, seeds, policy, out, ends, 0, seeds.shape[0])
     return out
 
 
 @numba.njit(cache=True, parallel=True)
-def play_seeds_parallel(t, g, seeds, policy, chunks):
+def play_seeds_parallel(t, g, seeds, policy, chunks, ends):
     """:func:`play_seeds` in ``chunks`` parts on numba's threads (each game is the same)."""
     out = np.zeros((seeds.shape[0], R_SIZE), np.int64)
     size = (seeds.shape[0] + chunks - 1) // chunks
     for c in numba.prange(chunks):
-        _play_range(t, g, seeds, policy, out, c * size, min(seeds.shape[0], (c + 1) * size))
+        _play_range(t, g, seeds, policy, out, ends, c * size, min(seeds.shape[0], (c + 1) * size))
     return out
 
 
@@ -1574,14 +1589,48 @@ def reference_record(game, seed: int, policy: str) -> GameRecord:
     return engine_record(game, reference_state(game, seed, policy))
 
 
-def play_many(game, seeds, policy: str = "random", threads: int = 1) -> np.ndarray:
+def play_many(game, seeds, policy: str = "random", threads: int = 1, ends: bool = False):
     """The R_* rows of one kernel game per seed (no traces: for sweeps and timing), on
-    ``threads`` of numba's threads."""
+    ``threads`` of numba's threads; with ``ends`` also the end positions (rows, ends)."""
     seeds = [int(s) for s in seeds]
     if any(not 0 <= s < 2**63 for s in seeds):
         raise ValueError("the compiled co-op game takes seeds 0 <= seed < 2**63")
     arr = np.array(seeds, np.int64)
     tables = coop_tables(game)
+    out_ends = np.zeros((len(seeds) if ends else 0, game.n_seats, END_WIDTH), np.int64)
     if threads > 1:
-        return play_seeds_parallel(tables.arrays, tables.greedy, arr, POLICIES[policy], threads * 8)
-    return play_seeds(tables.arrays, tables.greedy, arr, POLICIES[policy])
+        rows = play_seeds_parallel(tables.arrays, tables.greedy, arr, POLICIES[policy], threads * 8, out_ends)
+    else:
+        rows = play_seeds(tables.arrays, tables.greedy, arr, POLICIES[policy], out_ends)
+    return (rows, out_ends) if ends else rows
+
+
+def end_state(game, row: np.ndarray, end: np.ndarray):
+    """The engine's finished :class:`~nochmal.engine.game.State` of a kernel game (its R_* ``row``
+    and end position ``end``, from :func:`play_many` with ``ends``): the seats' crosses, "!",
+    failed rolls, columns and colours, the turn, the checks' points, the removed die, the
+    sequence, the end; :meth:`Game.outcome` of it is the engine's outcome of the same game."""
+    from nochmal.engine.game import OVER
+
+    st = game.new_state()
+    for p, seat in enumerate(st.seats):
+        e = end[p]
+        seat.crossed = sum(1 << i for i in np.flatnonzero(e[:N_CELLS]).tolist())
+        seat.jokers_used = seat.sheet.jokers - int(row[R_JOKERS + p])
+        seat.columns = {c: int(e[N_CELLS + c]) for c in range(N_COLS) if e[N_CELLS + c] >= 0}
+        seat.colours = {c: game.colour_bonus[0] for c in range(len(COLOURS)) if e[N_CELLS + N_COLS + c]}  # C-NO-BONUS
+        seat.failed = int(row[R_FAILED + p])
+    st.roll_index = int(row[R_TURNS]) - 1
+    st.phase = OVER
+    st.end_reason = REASONS[int(row[R_REASON])]
+    checks = {}
+    for turn, r in (("10", R_PTS10), ("19", R_PTS19), ("27", R_PTS27)):
+        if row[r] >= 0:
+            checks[turn] = {"points": int(row[r]), "goal": game.tableau.value(f"goal_{turn}")}
+    x = st.extra
+    x["checks"] = checks
+    x["won"] = bool(row[R_WON])
+    x["removed_die"] = None if row[R_REMOVED] < 0 else ("colour", "number")[int(row[R_REMOVED])]
+    seq = next((r.columns for r in game.mission.requirements if r.kind == "sequence"), "")
+    x["sequence"] = {"counted": [(seq[i], int(row[R_SEQSEAT + i])) for i in range(int(row[R_SEQ]))]} if seq else {}
+    return st

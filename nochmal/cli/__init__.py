@@ -147,27 +147,39 @@ def _check_play(args) -> None:
         raise UsageError("--db is only used with --save (add --save to keep the game)")
 
 
-def _play_job(job: tuple) -> dict:
-    from nochmal.analytics.simulate import play_one
+#: games a worker plays in one go (the compiled co-op game plays a batch in one call); the planner one by one
+SIMULATE_BATCH = 50
 
-    return play_one(*job)
+
+def _play_batch(job: tuple) -> list[dict]:
+    from nochmal.analytics.simulate import play_games
+
+    return play_games(*job)
 
 
 def _cmd_simulate(args) -> int:
-    from nochmal.analytics.simulate import game_seed, play_one, progress, summarize
+    from nochmal.analytics.simulate import game_seed, progress, summarize
 
-    jobs = [(args.mode, args.policy, game_seed(args.seed, args.mode, args.players, args.mission, args.policy, i),
-             args.players, args.mission, args.sheets, args.tableau) for i in range(args.games)]
-    workers = min(args.workers or os.cpu_count() or 1, args.games)
+    seeds = [game_seed(args.seed, args.mode, args.players, args.mission, args.policy, i) for i in range(args.games)]
+    size = 1 if args.policy == "planner" else SIMULATE_BATCH
+    jobs = [(args.mode, args.policy, seeds[i:i + size], args.players, args.mission, args.sheets, args.tableau)
+            for i in range(0, len(seeds), size)]
+    workers = min(args.workers or os.cpu_count() or 1, len(jobs))
     bar = f"{args.mode}/{args.policy}"
+    rows: list[dict] = []
     if workers == 1:
-        rows = [play_one(*job) for job in progress(jobs, args.games, bar, not args.quiet)]
+        batches = map(_play_batch, jobs)
     else:  # the same rows in the same order whatever the number of processes (a game's seed is its own)
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            rows = list(progress(pool.map(_play_job, jobs, chunksize=1 if args.policy == "planner" else 8),
-                                 args.games, bar, not args.quiet))
+        pool = ProcessPoolExecutor(max_workers=workers)
+        batches = pool.map(_play_batch, jobs)
+    try:
+        for row in progress((r for batch in batches for r in batch), args.games, bar, not args.quiet):
+            rows.append(row)
+    finally:
+        if workers > 1:
+            pool.shutdown()
     out = summarize(rows)
     out.update({"mode": args.mode, "policy": args.policy, "seed": args.seed})
     if args.mode == "coop":
