@@ -283,3 +283,114 @@ def test_sweep_rows_from_the_kernel_are_the_engines_rows(policy):
             for seed, row in zip(seeds, fast):
                 assert row == play_one("coop", policy, seed, players, mission, cells=True), (policy, mission,
                                                                                             players, seed)
+
+
+# --------------------------------------------------------------------------- going on from a position
+def position_at(game, seed: int, turn: int, policy: str):
+    """The engine game of ``policy`` from ``random.Random(seed)`` at the start of ``turn`` (its
+    roll due), or None if the game ended before."""
+    act = ck.python_policy(policy)
+    rng = random.Random(seed)
+    state = game.new_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            if state.roll_index == turn - 1:
+                return state
+            state.apply(state.sample_roll(rng))
+        else:
+            state.apply(act(state, rng))
+    return None
+
+
+def same_continuation(game, state, seed: int, policy: str, seen: collections.Counter) -> None:
+    """``state`` played on in the engine (a clone, ``random.Random(seed)``) and in the kernel: the
+    same analytics row, the same letters and penalty; ``seen`` counts what the position held."""
+    from nochmal.analytics.simulate import game_row
+    from nochmal.engine.game import play
+
+    before = state.to_json()
+    ref = play(state.clone(), ck.python_policy(policy), random.Random(seed))
+    row, end = ck.resume(game, state, seed, policy)
+    assert state.to_json() == before  # the position is only read
+    fast = ck.end_state(game, row, end)
+    where = (f"{policy} seats={game.n_seats} mission={game.mission.id} turn={state.roll_index + 1} "
+             f"seed={seed}")
+    assert game_row("coop", policy, seed, game, fast, cells=True) == \
+        game_row("coop", policy, seed, game, ref, cells=True), where
+    letters = lambda st: [tuple(c) for c in st.extra.get("sequence", {}).get("counted", [])]  # noqa: E731
+    assert letters(fast) == letters(ref), where
+    assert [s.columns for s in fast.seats] == [s.columns for s in ref.seats], where
+    pen = ref.extra.get("checks", {}).get("10", {}).get("penalty")
+    if pen is None:
+        kind = ck.PEN_NONE
+    else:
+        per = pen.get("per_seat")
+        kind = ck.PEN_ALL if per == "all" else ck.PEN_ZERO if per is None else ck.PEN_SPLIT
+        assert row[ck.R_AMT10] == pen["jokers"], where
+    assert row[ck.R_PEN10] == kind, where
+    if kind == ck.PEN_SPLIT:
+        assert list(row[ck.R_STRIKE:ck.R_STRIKE + game.n_seats]) == pen["per_seat"], where
+    checks = state.extra.get("checks", {})
+    seen["positions"] += 1
+    seen["after 10"] += "10" in checks
+    seen["after 19"] += "19" in checks
+    seen["die removed"] += state.extra.get("removed_die") is not None
+    seen["penalty"] += "penalty" in checks.get("10", {})
+    seen["letters"] += bool(state.extra.get("sequence", {}).get("counted"))
+    seen["won"] += bool(ref.extra.get("won"))
+
+
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+@pytest.mark.parametrize("mission", [1, 2, 3, 4, 5])
+def test_the_kernel_goes_on_from_an_engine_position(mission, policy):
+    """An engine game stopped at the start of a turn (after the checks of turn 10 and 19, with a
+    "!" penalty, a die removed, letters counted) and played on both ways with the same new
+    generator ends the same: 4 seat counts x 3 positions (turn 11, 20 and a random one) x 5 seeds
+    (greedy) or 10 (random), the positions of games that ended earlier left out (about 50-70)."""
+    seen = collections.Counter()
+    pick = random.Random(mission)
+    for players in (1, 2, 4, 6):
+        game = CoopGame.create(players, mission)
+        for k in range(5 if policy == "greedy" else 10):
+            seed = 7000 + 100 * mission + 10 * players + k
+            for turn in (11, 20, pick.randint(2, 26)):
+                state = position_at(game, seed, turn, policy)
+                if state is not None:
+                    same_continuation(game, state, seed + 12345, policy, seen)
+    assert seen["positions"] >= 45 and seen["after 19"] and seen["die removed"] and seen["penalty"], seen
+    assert seen["letters"] >= (10 if mission == 5 and policy == "greedy" else 0), seen
+
+
+def test_the_kernel_goes_on_with_letters_counted():
+    """M5 on sheets whose columns fill fast: positions with letters counted (by different seats),
+    die removed or not, played on both ways; every policy."""
+    seen = collections.Counter()
+    for n in (1, 2, 4, 6):
+        game = with_mission(CoopGame([striped(k) for k in range(n)], 5, tableau(n, m5_colours=0)),
+                            ({"kind": "sequence", "columns": "HIGJFKEL"},))
+        for seed in range(4):
+            for turn in (5, 8, 12, 16, 21):
+                for policy in ck.POLICIES:
+                    state = position_at(game, seed, turn, policy)
+                    if state is not None:
+                        same_continuation(game, state, 99 + seed, policy, seen)
+    assert seen["letters"] >= 10 and seen["won"], seen
+
+
+def test_going_on_from_the_first_turn_is_the_whole_game():
+    """resume from a new game's position is play_many's game (the same row, events included), and
+    many seeds from one position are the single ones."""
+    game = CoopGame.create(3, 5)
+    for policy in ck.POLICIES:
+        rows, ends = ck.play_many(game, range(5), policy, ends=True)
+        for seed in range(5):
+            row, end = ck.resume(game, game.new_state(), seed, policy)
+            assert np.array_equal(row, rows[seed]) and np.array_equal(end, ends[seed]), (policy, seed)
+    state = position_at(game, 3, 15, "greedy")
+    rows, ends = ck.resume_many(game, state, range(10, 16))
+    for i, seed in enumerate(range(10, 16)):
+        row, end = ck.resume(game, state, seed)
+        assert np.array_equal(row, rows[i]) and np.array_equal(end, ends[i])
+    with pytest.raises(ValueError, match="start of a turn"):
+        state.apply(state.sample_roll(random.Random(0)))
+        ck.resume(game, state, 0)

@@ -1215,11 +1215,8 @@ def _event(trace, ev, kind, a, b, c, d, e, f, g):
 
 
 @numba.njit(cache=True)
-def play_game(t, g, mt, policy, trace, res, st, V):
-    """One co-op game from generator state ``mt`` (see :func:`mt_seed`), played by ``policy``,
-    on the buffers ``st`` and ``V`` (:func:`_new_state`, :func:`_new_views` of these tables).
-    Fills ``res`` (the R_* row), the trace (if it has rows), and ``st`` holds the end position."""
-    n = t.jokers.shape[0]
+def _reset(t, res, st):
+    """A new game: the empty sheets and the result row of a game in which nothing has happened."""
     res[:] = 0
     for r in range(R_PTS10, R_PTS27 + 1):
         res[r] = -1
@@ -1236,21 +1233,41 @@ def play_game(t, g, mt, policy, trace, res, st, V):
     st.col_pts[:, :] = -1
     st.colour_done[:, :] = False
     st.sc[:] = 0
+
+
+@numba.njit(cache=True)
+def play_game(t, g, mt, policy, trace, res, st, V):
+    """One co-op game from generator state ``mt`` (see :func:`mt_seed`), played by ``policy``,
+    on the buffers ``st`` and ``V`` (:func:`_new_state`, :func:`_new_views` of these tables).
+    Fills ``res`` (the R_* row), the trace (if it has rows), and ``st`` holds the end position."""
+    _reset(t, res, st)
+    play_from(t, g, mt, policy, trace, res, st, V, 0, -1)
+
+
+@numba.njit(cache=True)
+def play_from(t, g, mt, policy, trace, res, st, V, first_turn, removed):
+    """Play on from the start of turn ``first_turn + 1`` (0-based ``first_turn``, its roll not
+    made yet) to the end: the position is in ``st`` (crossed cells and what follows from them,
+    "!" left, failed rolls, settled columns and colours, ``sc``: claimed columns and letters
+    counted), what happened before in ``res`` (the checks run, the penalty, the letters' seats,
+    ``R_REMOVED``) and ``removed`` the die out of the game (-1 none, 0 colour, 1 number). The
+    seats' legal sets and views are built again. The trace and ``R_EVENTS`` count the actions
+    from here on."""
+    n = t.jokers.shape[0]
     st.lgdirty[:] = True
     V.dirty[:] = True
     h = _hot(t, g, st, V)
     V.sig[:, :] = -1
     miss = V.miss
     per = np.zeros(MAX_SEATS, np.int64)
-    removed = -1
     ev = 0
     reason = -1
     dice_c = np.zeros(3, np.int64)
     dice_n = np.zeros(3, np.int64)
     left_c = np.zeros(3, np.int64)
     left_n = np.zeros(3, np.int64)
-    turn = 0
-    for ti in range(27):
+    turn = first_turn
+    for ti in range(first_turn, 27):
         turn = ti + 1
         active = t.track[ti]
         st.newc[:, :] = False
@@ -1413,16 +1430,76 @@ def _play_range(t, g, seeds, policy, out, ends, lo, hi):
         mt_seed(seeds[k], mt)
         play_game(t, g, mt, policy, trace, out[k], st, V)
         if ends.shape[0] > 0:
-            for p in range(n):
-                for i in range(N_CELLS):
-                    ends[k, p, i] = 1 if st.crossed[p, i] else 0
-                for c in range(N_COLS):
-                    ends[k, p, N_CELLS + c] = st.col_pts[p, c]
-                for c in range(5):
-                    ends[k, p, N_CELLS + N_COLS + c] = 1 if st.colour_done[p, c] else 0
+            _write_end(st, n, ends[k])
+
+
+@numba.njit(cache=True)
+def _write_end(st, n, end):
+    """The end position into ``end`` [seat, END_WIDTH] (see :func:`_play_range`)."""
+    for p in range(n):
+        for i in range(N_CELLS):
+            end[p, i] = 1 if st.crossed[p, i] else 0
+        for c in range(N_COLS):
+            end[p, N_CELLS + c] = st.col_pts[p, c]
+        for c in range(5):
+            end[p, N_CELLS + N_COLS + c] = 1 if st.colour_done[p, c] else 0
 
 
 END_WIDTH = N_CELLS + N_COLS + 5  # an end position's numbers per seat (see _play_range)
+
+
+@numba.njit(cache=True)
+def _load(t, st, crossed, jl, failed, col_pts, colour_done, sc):
+    """Put a position into ``st``: per seat its crossed cells, "!" left, failed rolls, settled
+    column points (-1: open) and completed colours, and ``sc`` (claimed columns, letters counted);
+    the counts and the cells that touch the crosses (start column or next to a crossed cell, as
+    :func:`_cross` keeps them) follow from the crossed cells."""
+    n = t.jokers.shape[0]
+    st.crossed[:, :] = crossed
+    st.touch[:, :] = t.start
+    st.col_n[:, :] = 0
+    st.colour_n[:, :] = 0
+    st.row_n[:, :] = 0
+    for p in range(n):
+        for cell in range(N_CELLS):
+            if crossed[p, cell]:
+                st.col_n[p, cell % 15] += 1
+                st.colour_n[p, t.cell_colour[p, cell]] += 1
+                st.row_n[p, cell // 15] += 1
+                for q in range(4):
+                    nb = t.cell_nb[cell, q]
+                    if nb >= 0:
+                        st.touch[p, nb] = True
+    st.jl[:] = jl
+    st.failed[:] = failed
+    st.col_pts[:, :] = col_pts
+    st.colour_done[:, :] = colour_done
+    st.newc[:, :] = False
+    st.newcol[:, :] = False
+    st.sc[:] = sc
+
+
+@numba.njit(cache=True)
+def resume_seeds(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, first_turn, removed, seeds, policy,
+                 ends):
+    """One game per seed, each played on from the same position at the start of turn
+    ``first_turn + 1`` (see :func:`_load` and :func:`play_from`; ``res0``: the result row so far)
+    with ``random.Random(seed)``'s dice; the R_* rows (and the end positions into ``ends``, if it
+    is not empty)."""
+    out = np.zeros((seeds.shape[0], R_SIZE), np.int64)
+    mt = np.zeros(625, np.int64)
+    trace = np.zeros((0, EVENT_WIDTH), np.int64)
+    st = _new_state(t)
+    V = _new_views(t, g)
+    n = t.jokers.shape[0]
+    for k in range(seeds.shape[0]):
+        _load(t, st, crossed, jl, failed, col_pts, colour_done, sc)
+        out[k, :] = res0
+        mt_seed(seeds[k], mt)
+        play_from(t, g, mt, policy, trace, out[k], st, V, first_turn, removed)
+        if ends.shape[0] > 0:
+            _write_end(st, n, ends[k])
+    return out
 
 
 @numba.njit(cache=True)
@@ -1603,6 +1680,86 @@ def play_many(game, seeds, policy: str = "random", threads: int = 1, ends: bool 
     else:
         rows = play_seeds(tables.arrays, tables.greedy, arr, POLICIES[policy], out_ends)
     return (rows, out_ends) if ends else rows
+
+
+def position(game, state):
+    """The kernel's form of ``state``, an engine position of ``game`` at the start of a turn (a
+    roll due, the game not over): the arguments of :func:`resume_seeds` before the seeds — per
+    seat crossed cells, "!" left, failed rolls, column points (-1: open), completed colours; the
+    claimed columns and letters counted; the result row so far (the checks run, the penalty after
+    turn 10, the letters' seats, the removed die); the turn (0-based) and the removed die."""
+    if state.game is not game:
+        raise ValueError("the state is not a position of this game")
+    if state.is_terminal() or not state.is_chance_node():
+        raise ValueError(f"the kernel goes on from the start of a turn (a roll due), not from {state.summary()}")
+    t = coop_tables(game).arrays
+    n = game.n_seats
+    crossed = np.zeros((n, N_CELLS), np.bool_)
+    jl = np.zeros(n, np.int64)
+    failed = np.zeros(n, np.int64)
+    col_pts = np.full((n, N_COLS), -1, np.int64)
+    colour_done = np.zeros((n, len(COLOURS)), np.bool_)
+    for p, seat in enumerate(state.seats):
+        if seat.new_columns or seat.new_colours:
+            raise ValueError("the position has completions not settled yet")
+        crossed[p, list(indices(seat.crossed))] = True
+        jl[p] = seat.jokers_left
+        failed[p] = seat.failed
+        for c, pts in seat.columns.items():
+            col_pts[p, c] = pts
+        for c in seat.colours:
+            colour_done[p, c] = True
+    x = state.extra
+    res0 = np.zeros(R_SIZE, np.int64)
+    checks = x.get("checks", {})
+    for turn, r in (("10", R_PTS10), ("19", R_PTS19), ("27", R_PTS27)):  # -1: not run yet
+        res0[r] = checks[turn]["points"] if turn in checks else -1
+    pen = checks.get("10", {}).get("penalty")
+    if pen is not None:
+        res0[R_AMT10] = pen["jokers"]
+        per = pen.get("per_seat")
+        if per == "all":
+            res0[R_PEN10] = PEN_ALL
+        elif per is not None:
+            res0[R_PEN10] = PEN_SPLIT
+            res0[R_STRIKE:R_STRIKE + n] = per
+        else:
+            res0[R_PEN10] = PEN_ZERO
+    die = x.get("removed_die")
+    removed = -1 if die is None else ("colour", "number").index(die)
+    res0[R_REMOVED] = removed
+    counted = x.get("sequence", {}).get("counted", [])
+    seq = "".join(COLUMNS[c] for c in t.seq)
+    if [letter for letter, _ in counted] != list(seq[:len(counted)]):
+        raise ValueError(f"letters counted {counted} are not the start of the sequence {seq!r}")
+    for i, (_, seat) in enumerate(counted):
+        res0[R_SEQSEAT + i] = seat
+    sc = np.array([state.claimed_columns, len(counted)], np.int64)
+    return crossed, jl, failed, col_pts, colour_done, sc, res0, int(state.roll_index), removed
+
+
+def resume_many(game, state, seeds, policy: str = "greedy"):
+    """Play ``state`` (an engine position of ``game`` at the start of a turn: :func:`position`)
+    on to the end once per seed in the kernel, each with ``random.Random(seed)``'s dice (and
+    choices, for the random policy) from there — as :func:`nochmal.engine.game.play` of a clone of
+    ``state`` with that generator and the policy's Python form would. (rows, ends) as
+    :func:`play_many` with ``ends``; a row's ``R_EVENTS`` counts the actions played here."""
+    if not kernel_plays(game, policy):
+        raise ValueError(f"the compiled co-op game does not play this game with the {policy} policy")
+    seeds = [int(s) for s in seeds]
+    if any(not 0 <= s < 2**63 for s in seeds):
+        raise ValueError("the compiled co-op game takes seeds 0 <= seed < 2**63")
+    tables = coop_tables(game)
+    out_ends = np.zeros((len(seeds), game.n_seats, END_WIDTH), np.int64)
+    rows = resume_seeds(tables.arrays, tables.greedy, *position(game, state), np.array(seeds, np.int64),
+                        POLICIES[policy], out_ends)
+    return rows, out_ends
+
+
+def resume(game, state, seed: int, policy: str = "greedy"):
+    """One game of :func:`resume_many`: (row, end) for :func:`end_state`."""
+    rows, ends = resume_many(game, state, [seed], policy)
+    return rows[0], ends[0]
 
 
 def end_state(game, row: np.ndarray, end: np.ndarray):
