@@ -394,3 +394,33 @@ def test_going_on_from_the_first_turn_is_the_whole_game():
     with pytest.raises(ValueError, match="start of a turn"):
         state.apply(state.sample_roll(random.Random(0)))
         ck.resume(game, state, 0)
+
+
+def test_the_planners_compiled_rollouts_are_its_python_rollouts():
+    """The co-op planner's rollouts in compiled code (the candidate and the rest of its turn in the
+    engine, then the kernel) give each candidate the value that the Python rollout gives it from the
+    same seed, to the last bit."""
+    from nochmal.bots.greedy import _weights_for, greedy_policy, team_choices
+    from nochmal.bots.planner import _compiled_rollouts, rollout
+    from nochmal.engine.moves import PASS
+
+    checked = 0
+    for seats, mission, stop in ((1, 2, 5), (3, 5, 9), (4, 4, 11), (6, 1, 18), (2, 3, 20)):
+        st = CoopGame.create(seats, mission=mission).new_state()
+        r = random.Random(seats * 10 + mission)
+        while not st.is_terminal() and (st.roll_index < stop or not st.is_chance_node()):
+            st.apply(st.sample_roll(r) if st.is_chance_node() else greedy_policy(st, r))
+        assert not st.is_terminal()
+        st.apply(st.sample_roll(r))
+        seat = st.current_player()
+        w, bias = _weights_for(st)
+        cands = [a for _, a in team_choices(st, w, bias)][:3] + [PASS]
+        seeds = [101, 202, 303]
+        for a, values in zip(cands, _compiled_rollouts(st, cands, seat, seeds)):
+            for seed, value in zip(seeds, values):
+                ref = st.clone()
+                ref.history = []
+                ref.apply(a, seat)
+                assert value == rollout(ref, random.Random(seed), seat), (seats, mission, a, seed)
+                checked += 1
+    assert checked >= 50

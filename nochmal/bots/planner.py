@@ -61,6 +61,8 @@ class PlannerConfig:
     #                                rollout (same dice), by this many standard errors (None: no test)
     active_only: bool = False  # co-op with several seats: plan the active seat's choice for the team
     #                            (its dice decide what everybody keeps); the passive seats play greedy
+    compiled: bool = False  # co-op: roll out in compiled code (nochmal.bots.coop_kernel) where it plays the game,
+    #                         every candidate's ``rollouts`` in one call (``work`` and ``halving`` do not apply)
 
 
 #: simulated actions a rollout search may play per decision, by mode (the planner's cap; the
@@ -71,6 +73,10 @@ WORK_BUDGET = {"coop": 2500, "base": 14000, "solo": 14000}
 #: co-op with several seats the planner plans once a turn (the active seat's team choice), so it
 #: may spend more on it: ~0.7 s a 6-seat decision (``planner_decision_s``; ~1.0 s on a slower machine, see docs/bots.md)
 COOP_PLAN_WORK = 4000
+
+#: co-op rollouts per candidate in compiled code: about 10x what the Python rollouts afforded in a
+#: 6-seat decision (6-12 a candidate under the work cap), in about the same time
+COOP_COMPILED_ROLLOUTS = 96
 
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
 #: solo rolls out in compiled code (:class:`nochmal.bots.compiled.SoloSim`, ~30 µs a game): 20 candidates, up to 480
@@ -83,8 +89,11 @@ COOP_PLAN_WORK = 4000
 PLANNER_CONFIGS = {
     "solo": PlannerConfig(candidates=20, rollouts=480, halving=True, halving_at=(8, 4, 2)),
     "base": PlannerConfig(candidates=6, rollouts=24, work=WORK_BUDGET["base"]),
-    "coop": PlannerConfig(candidates=6, rollouts=24, work=COOP_PLAN_WORK, switch_z=1.25, active_only=True),
+    "coop": PlannerConfig(candidates=6, rollouts=COOP_COMPILED_ROLLOUTS, switch_z=1.25, active_only=True, compiled=True),
 }
+
+#: the co-op planner in Python, before the compiled rollouts (for comparisons: ``PLANNER_CONFIGS_PYTHON``)
+COOP_PYTHON = PlannerConfig(candidates=6, rollouts=24, work=COOP_PLAN_WORK, switch_z=1.25, active_only=True)
 
 
 def planner_config(game) -> PlannerConfig:
@@ -128,6 +137,10 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     if sim is not None:  # solo: compiled rollouts (the same play as the state-based rollout)
         boards, jokers = sim.positions([sim.after(state.seats[0], a) for a in cands])
         nxt = state.roll_index + 1
+    if sim is None and cfg.compiled and cfg.horizon is None:
+        values = _compiled_rollouts(state, cands, seat, [base_seed + k for k in range(cfg.rollouts)])
+        if values is not None:
+            return _ranked(cfg, cands, values)
     alive = list(range(len(cands)))
     counts = [0] * len(cands)
     cut = tuple(max(2 + i, cfg.rollouts // d) for i, d in enumerate(cfg.halving_at)) if cfg.halving else ()
@@ -166,6 +179,47 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     if (ranked[0] != 0 and (cfg.margin or cfg.switch_z is not None)
             and not _clearly_better(cfg, mean, ranked[0], counts, dsum, dsq)):
         # few, noisy rollouts: leave greedy's choice (candidate 0) only for a clearly better one
+        ranked.remove(0)
+        ranked.insert(0, 0)
+    return [(cands[j], mean[j], counts[j]) for j in ranked]
+
+
+def _compiled_rollouts(state, cands, seat: int, seeds: list[int]) -> list[list[float]] | None:
+    """Each candidate's rollout values, one per seed, played in compiled code: the candidate and the
+    rest of its turn (the other seats' greedy choices, a team decision) in the engine, then the game
+    on to the end in :mod:`nochmal.bots.coop_kernel` with ``random.Random(seed)``'s dice — the same
+    values as :func:`rollout` from the same seeds. None where the kernel does not play the game."""
+    from nochmal.bots import coop_kernel as ck
+
+    game = state.game
+    if not ck.kernel_plays(game, "greedy"):
+        return None
+    out = []
+    for a in cands:
+        st = state.clone()
+        st.history = []
+        st.apply(a, seat if seat >= 0 else None)
+        rng = random.Random(seeds[0])  # the greedy draws nothing: the seeds' dice start at the next roll
+        while not st.is_terminal() and not st.is_chance_node():
+            st.apply(greedy_policy(st, rng))
+        if st.is_terminal():
+            out.append([_result_value(st, 0)] * len(seeds))
+            continue
+        rows, ends = ck.resume_many(game, st, seeds, "greedy")
+        out.append([coop_rollout_value(ck.end_state(game, r, e)) for r, e in zip(rows, ends)])
+    return out
+
+
+def _ranked(cfg: PlannerConfig, cands: list, values: list[list[float]]) -> list:
+    """:func:`plan`'s answer from every candidate's rollout values (the same seeds for all)."""
+    k = len(values[0])
+    mean = [sum(v) / k for v in values]
+    counts = [k] * len(cands)
+    dsum = [sum(a - b for a, b in zip(v, values[0])) for v in values]
+    dsq = [sum((a - b) ** 2 for a, b in zip(v, values[0])) for v in values]
+    ranked = sorted(range(len(cands)), key=lambda j: (-mean[j], j))
+    if ranked[0] != 0 and (cfg.margin or cfg.switch_z is not None) and \
+            not _clearly_better(cfg, mean, ranked[0], counts, dsum, dsq):
         ranked.remove(0)
         ranked.insert(0, 0)
     return [(cands[j], mean[j], counts[j]) for j in ranked]
