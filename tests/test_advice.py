@@ -281,3 +281,30 @@ def test_solo_advice_on_bit_masks_equals_the_engine_rollouts(monkeypatch):
     slow = suggestions(st, 0, rollouts=6)
     assert [(s.action, s.est_score) for s in fast] == [(s.action, s.est_score) for s in slow]
     assert len(fast) == 3 and fast[0].est_score >= fast[-1].est_score
+
+
+def test_the_win_chance_interval_is_wilsons():
+    low, high = advice.wilson(50, 100)
+    assert abs(low - 0.4038) < 1e-4 and abs(high - 0.5962) < 1e-4
+    assert advice.wilson(0, 40)[0] == 0.0 and 0.08 < advice.wilson(0, 40)[1] < 0.09
+    assert advice.wilson(40, 40)[1] == 1.0
+
+
+def test_coop_advice_gives_intervals_and_says_when_moves_are_equally_good():
+    """Co-op advice from compiled rollouts: each suggestion's win chance inside its 95 % interval,
+    far more rollouts than the Python rollouts afforded (6-12), the same answer twice, and a tie
+    said (``as_good_as_next``) exactly where the paired rollouts do not tell two moves apart."""
+    st = CoopGame.create(3, mission=1).new_state()
+    r = random.Random(2)
+    while st.roll_index < 6 or not st.is_chance_node():
+        st.apply(st.sample_roll(r) if st.is_chance_node() else greedy_policy(st, r))
+    st.apply(st.sample_roll(r))
+    seat = st.current_player()
+    first = advice.suggestions(st, seat)
+    assert first == advice.suggestions(st, seat)
+    assert len(first) == 3 and all(s.rollouts >= 100 for s in first)
+    for s in first:
+        assert s.win_low <= s.win_chance <= s.win_high and s.win_high - s.win_low < 0.2
+    assert not first[-1].as_good_as_next
+    wide = advice.suggestions(st, seat, rollouts=4)  # few rollouts: intervals wide
+    assert all(s.win_high - s.win_low > 0.3 for s in wide)

@@ -184,11 +184,12 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     return [(cands[j], mean[j], counts[j]) for j in ranked]
 
 
-def _compiled_rollouts(state, cands, seat: int, seeds: list[int]) -> list[list[float]] | None:
-    """Each candidate's rollout values, one per seed, played in compiled code: the candidate and the
-    rest of its turn (the other seats' greedy choices, a team decision) in the engine, then the game
-    on to the end in :mod:`nochmal.bots.coop_kernel` with ``random.Random(seed)``'s dice — the same
-    values as :func:`rollout` from the same seeds. None where the kernel does not play the game."""
+def compiled_rollout_ends(state, cands, seat: int, seeds: list[int]) -> list[list] | None:
+    """Each candidate's finished rollouts, one engine state per seed, played in compiled code: the
+    candidate and the rest of its turn (the other seats' greedy choices, a team decision) in the
+    engine, then the game on to the end in :mod:`nochmal.bots.coop_kernel` with
+    ``random.Random(seed)``'s dice — the games :func:`rollout` plays from the same seeds (seeds
+    0 <= seed < 2**63). None where the kernel does not play the game."""
     from nochmal.bots import coop_kernel as ck
 
     game = state.game
@@ -203,11 +204,17 @@ def _compiled_rollouts(state, cands, seat: int, seeds: list[int]) -> list[list[f
         while not st.is_terminal() and not st.is_chance_node():
             st.apply(greedy_policy(st, rng))
         if st.is_terminal():
-            out.append([_result_value(st, 0)] * len(seeds))
+            out.append([st] * len(seeds))
             continue
         rows, ends = ck.resume_many(game, st, seeds, "greedy")
-        out.append([coop_rollout_value(ck.end_state(game, r, e)) for r, e in zip(rows, ends)])
+        out.append([ck.end_state(game, r, e) for r, e in zip(rows, ends)])
     return out
+
+
+def _compiled_rollouts(state, cands, seat: int, seeds: list[int]) -> list[list[float]] | None:
+    """:func:`compiled_rollout_ends`' rollout values (:func:`_result_value`), or None."""
+    ends = compiled_rollout_ends(state, cands, seat, seeds)
+    return None if ends is None else [[_result_value(st, 0) for st in sts] for sts in ends]
 
 
 def _ranked(cfg: PlannerConfig, cands: list, values: list[list[float]]) -> list:

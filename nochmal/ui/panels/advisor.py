@@ -159,9 +159,14 @@ def suggestion_markdown(sug, game) -> str:
             colour=colour_label(a.colour), cells=cells_text(game, sug), colour_die=dice, number_die=num)
     if sug.win_chance is not None:  # whole percents, rounded as before (then written as the language does)
         est = _("win chance **{percent}**").format(percent=percent(round(100 * sug.win_chance) / 100))
+        if sug.win_low is not None and sug.win_high is not None:
+            est += " " + _("(95 % interval {low}–{high})").format(low=percent(round(100 * sug.win_low) / 100),
+                                                                  high=percent(round(100 * sug.win_high) / 100))
         if sug.mission_share is not None and sug.win_chance < 1:
             est += " · " + _("mission {percent} done on average").format(
                 percent=percent(round(100 * sug.mission_share) / 100))
+        if sug.as_good_as_next:
+            est += " · " + _("*as good as the next one: the rollouts cannot tell them apart*")
     else:
         est = _("estimated final score **{score}**").format(score=number(float(f"{sug.est_score:.1f}"), 1))
     return f"{move}  \n" + _("{estimate} ({rollouts} rollouts) — {reason}").format(
