@@ -424,3 +424,35 @@ def test_the_planners_compiled_rollouts_are_its_python_rollouts():
                 assert value == rollout(ref, random.Random(seed), seat), (seats, mission, a, seed)
                 checked += 1
     assert checked >= 50
+
+
+def test_the_perfect_dice_bound_plays_out_with_the_games_own_dice():
+    """The bound (nochmal.bots.bound) values a candidate by the game played on with the dice the
+    game's generator will roll: the same value as a Python rollout with a copy of that generator;
+    the generator itself is not moved, and the bound is no bot a seat can be given."""
+    from nochmal.bots import bound
+    from nochmal.bots.greedy import greedy_policy
+    from nochmal.bots.planner import rollout
+    from nochmal.bots.policies import POLICY_NAMES, get_policy
+
+    assert "bound" not in POLICY_NAMES and get_policy("bound") is bound.perfect_dice_policy
+    checked = 0
+    for seats, mission in ((1, 1), (3, 5), (6, 2)):
+        st = CoopGame.create(seats, mission=mission).new_state()
+        rng = random.Random(seats * 7 + mission)
+        while st.roll_index < 6 or not st.is_chance_node():
+            st.apply(st.sample_roll(rng) if st.is_chance_node() else greedy_policy(st, rng))
+        st.apply(st.sample_roll(rng))
+        seat = st.current_player()
+        before = rng.getstate()
+        choice = bound.perfect_dice_policy(st, rng)
+        assert rng.getstate() == before and choice in bound._candidates(st, seat)
+        for a in bound._candidates(st, seat)[:3]:
+            ref = st.clone()
+            ref.history = []
+            ref.apply(a, seat)
+            copy = random.Random()
+            copy.setstate(before)
+            assert bound._value_with_the_games_dice(st, a, seat, rng) == rollout(ref, copy, seat), (seats, a)
+            checked += 1
+    assert checked == 9

@@ -1486,16 +1486,29 @@ def resume_seeds(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, firs
     ``first_turn + 1`` (see :func:`_load` and :func:`play_from`; ``res0``: the result row so far)
     with ``random.Random(seed)``'s dice; the R_* rows (and the end positions into ``ends``, if it
     is not empty)."""
-    out = np.zeros((seeds.shape[0], R_SIZE), np.int64)
+    return resume_mts(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, first_turn, removed, seeds,
+                      np.zeros((0, 625), np.int64), policy, ends)
+
+
+@numba.njit(cache=True)
+def resume_mts(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, first_turn, removed, seeds, mts, policy,
+               ends):
+    """:func:`resume_seeds`, or (``mts`` not empty) one game per generator state ``mts[k]``
+    (:func:`mt_state`: a ``random.Random`` going on from where it stands)."""
+    games = mts.shape[0] if mts.shape[0] > 0 else seeds.shape[0]
+    out = np.zeros((games, R_SIZE), np.int64)
     mt = np.zeros(625, np.int64)
     trace = np.zeros((0, EVENT_WIDTH), np.int64)
     st = _new_state(t)
     V = _new_views(t, g)
     n = t.jokers.shape[0]
-    for k in range(seeds.shape[0]):
+    for k in range(games):
         _load(t, st, crossed, jl, failed, col_pts, colour_done, sc)
         out[k, :] = res0
-        mt_seed(seeds[k], mt)
+        if mts.shape[0] > 0:
+            mt[:] = mts[k]
+        else:
+            mt_seed(seeds[k], mt)
         play_from(t, g, mt, policy, trace, out[k], st, V, first_turn, removed)
         if ends.shape[0] > 0:
             _write_end(st, n, ends[k])
@@ -1754,6 +1767,18 @@ def resume_many(game, state, seeds, policy: str = "greedy"):
     rows = resume_seeds(tables.arrays, tables.greedy, *position(game, state), np.array(seeds, np.int64),
                         POLICIES[policy], out_ends)
     return rows, out_ends
+
+
+def resume_rng(game, state, rng: random.Random, policy: str = "greedy"):
+    """:func:`resume` with the dice ``rng`` would draw from where it stands (``rng`` unchanged):
+    (row, end)."""
+    if not kernel_plays(game, policy):
+        raise ValueError(f"the compiled co-op game does not play this game with the {policy} policy")
+    tables = coop_tables(game)
+    out_ends = np.zeros((1, game.n_seats, END_WIDTH), np.int64)
+    rows = resume_mts(tables.arrays, tables.greedy, *position(game, state), np.zeros(0, np.int64),
+                      mt_state(rng)[None, :], POLICIES[policy], out_ends)
+    return rows[0], out_ends[0]
 
 
 def resume(game, state, seed: int, policy: str = "greedy"):

@@ -1,0 +1,69 @@
+"""The perfect-dice bound: a planner that knows the rest of the game's dice (issue 21).
+
+At each of the team's choices (the active seat's choice for the team, the penalty decisions) it
+plays every candidate out once, with the very dice the game will roll (the game's generator,
+copied where it stands), greedy play for every seat after it, and keeps the candidate whose game
+ends best (:func:`nochmal.bots.coop_weights.coop_rollout_value`); the passive seats play greedy.
+No team can see the dice coming, so its win rate is a limit for a greedy team that could: how far
+the bots are from it says how much better choices alone could still win.
+
+It is an estimate of that limit, not a proof: the rollouts after each choice are greedy (a
+clairvoyant search over every later choice would do better still), and where a choice changes
+whether a die leaves the game after turn 19 (C-GOAL-19), the dice after it are drawn from the same
+stream in a different order than the rollout saw.
+"""
+
+from __future__ import annotations
+
+import random
+
+from nochmal.bots.coop_weights import coop_rollout_value
+from nochmal.bots.greedy import _weights_for, greedy_policy, team_choices, team_choosing, team_decision
+from nochmal.bots.planner import _decision_alternatives
+from nochmal.engine.moves import PASS
+
+#: candidates weighed at each team choice (greedy's own first)
+CANDIDATES = 8
+
+
+def _candidates(state, seat: int) -> list:
+    if seat < 0:
+        own = team_decision(state, random.Random(0))
+        return [own] + [a for a in _decision_alternatives(state) if a != own][: CANDIDATES - 1]
+    w, bias = _weights_for(state)
+    cands = [a for _, a in team_choices(state, w, bias)][:CANDIDATES]
+    if PASS not in cands:
+        cands.append(PASS)
+    return cands
+
+
+def _value_with_the_games_dice(state, action, seat: int, rng: random.Random) -> float:
+    from nochmal.bots import coop_kernel as ck
+
+    st = state.clone()
+    st.history = []
+    st.apply(action, seat if seat >= 0 else None)
+    while not st.is_terminal() and not st.is_chance_node():
+        st.apply(greedy_policy(st, rng))  # the greedy draws nothing from the generator
+    if st.is_terminal():
+        return coop_rollout_value(st)
+    row, end = ck.resume_rng(st.game, st, rng)
+    return coop_rollout_value(ck.end_state(st.game, row, end))
+
+
+def perfect_dice_policy(state, rng: random.Random):
+    """The bound's choice in ``state``; ``rng`` is the game's own generator (as
+    :func:`nochmal.engine.game.play` passes it), read but not advanced."""
+    from nochmal.bots import coop_kernel as ck
+
+    seat = state.current_player()
+    game = state.game
+    choosing = seat < 0 or team_choosing(state, seat) or (game.n_seats == 1 and state.phase == "active")
+    if not game.has_mission or not choosing or not ck.kernel_plays(game, "greedy"):
+        return team_decision(state, rng) if seat < 0 else greedy_policy(state, rng)
+    cands = _candidates(state, seat)
+    if len(cands) == 1:
+        return cands[0]
+    values = [_value_with_the_games_dice(state, a, seat, rng) for a in cands]
+    best = max(range(len(cands)), key=lambda j: (values[j], -j))
+    return cands[best]
