@@ -74,9 +74,9 @@ WORK_BUDGET = {"coop": 2500, "base": 14000, "solo": 14000}
 #: may spend more on it: ~0.7 s a 6-seat decision (``planner_decision_s``; ~1.0 s on a slower machine, see docs/bots.md)
 COOP_PLAN_WORK = 4000
 
-#: co-op rollouts per candidate in compiled code: about 10x what the Python rollouts afforded in a
+#: co-op rollouts per candidate in compiled code: 10x what the Python rollouts afforded in a
 #: 6-seat decision (6-12 a candidate under the work cap), in about the same time
-COOP_COMPILED_ROLLOUTS = 96
+COOP_COMPILED_ROLLOUTS = 80
 
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
 #: solo rolls out in compiled code (:class:`nochmal.bots.compiled.SoloSim`, ~30 µs a game): 20 candidates, up to 480
