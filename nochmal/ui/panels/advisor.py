@@ -160,7 +160,7 @@ def suggestion_markdown(sug, game) -> str:
     if sug.win_chance is not None:  # whole percents, rounded as before (then written as the language does)
         est = _("win chance **{percent}**").format(percent=percent(round(100 * sug.win_chance) / 100))
         if sug.win_low is not None and sug.win_high is not None:
-            est += " " + _("(95 % interval {low}–{high})").format(low=percent(round(100 * sug.win_low) / 100),
+            est += " " + _("(95% interval {low}–{high})").format(low=percent(round(100 * sug.win_low) / 100),
                                                                   high=percent(round(100 * sug.win_high) / 100))
         if sug.mission_share is not None and sug.win_chance < 1:
             est += " · " + _("mission {percent} done on average").format(
@@ -206,9 +206,10 @@ def advisor_panel(ses, st_, seats: list[int], names: list[str]) -> None:
                             f"{colour_name(a.colour)} {cells_text(st_.game, sug)}")
                 cols[1].button(_("Use"), key=f"advise-{seat}-{i}", on_click=_use_suggestion, args=args,
                                help=_("Fill this move in (cells and dice); you still press Cross"))
-        st.caption(_("How: after each candidate move the greedy bots play the game to its end several times, "
-                     "every move with the same dice; the estimate is the share of those games the team won. "
-                     "Few rollouts: take it as a hint.") if team else
+        st.caption(_("How: after each candidate move the greedy bots play the game to its end many times, every "
+                     "move with the same dice; the estimate is the share of those games the team won, and the "
+                     "interval how sure it is. Moves the games cannot tell apart are said to be as good as the "
+                     "next one.") if team else
                    _("How: after each candidate move the greedy bots play the game to its end several times, "
                      "every move with the same dice; the estimate is the seat's average final score in them. "
                      "Few rollouts: take it as a hint."))
