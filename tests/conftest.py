@@ -12,3 +12,37 @@ def _isolated_user_data(tmp_path_factory):
         mp.setenv("NOCHMAL_HOME", str(home))
         mp.setenv("NOCHMAL_DB", str(home / "games.sqlite3"))
         yield home
+
+
+# --- the numba kernels, compiled while the browser tests run ----------------------------------------
+# On a fresh clone numba compiles the kernels once (about two minutes; kept on disk
+# after). When a session runs the browser tests first (they mostly wait on the browser), that
+# time is spent beside them in a background process, and the first test after them waits for
+# it to end instead of compiling again. A session without browser tests compiles where needed.
+_WARM: dict = {}
+
+
+def pytest_collection_finish(session):
+    import subprocess
+    import sys
+
+    items = session.items
+    if any("browser" in item.nodeid.split("/")[:2] for item in items) and any(
+            "browser" not in item.nodeid.split("/")[:2] for item in items):
+        _WARM["process"] = subprocess.Popen([sys.executable, "-m", "nochmal.bots.warm"],
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL)
+
+
+def pytest_runtest_setup(item):
+    process = _WARM.get("process")
+    if process is not None and "browser" not in item.nodeid.split("/")[:2]:
+        process.wait()  # its exit status does not matter: a test that needs the kernel compiles it
+        _WARM.clear()
+
+
+def pytest_sessionfinish(session):
+    process = _WARM.pop("process", None)
+    if process is not None:
+        process.kill()
+        process.wait()

@@ -1236,15 +1236,6 @@ def _reset(t, res, st):
 
 
 @numba.njit(cache=True)
-def play_game(t, g, mt, policy, trace, res, st, V):
-    """One co-op game from generator state ``mt`` (see :func:`mt_seed`), played by ``policy``,
-    on the buffers ``st`` and ``V`` (:func:`_new_state`, :func:`_new_views` of these tables).
-    Fills ``res`` (the R_* row), the trace (if it has rows), and ``st`` holds the end position."""
-    _reset(t, res, st)
-    play_from(t, g, mt, policy, trace, res, st, V, 0, -1)
-
-
-@numba.njit(cache=True)
 def play_from(t, g, mt, policy, trace, res, st, V, first_turn, removed):
     """Play on from the start of turn ``first_turn + 1`` (0-based ``first_turn``, its roll not
     made yet) to the end: the position is in ``st`` (crossed cells and what follows from them,
@@ -1417,25 +1408,8 @@ def play_from(t, g, mt, policy, trace, res, st, V, first_turn, removed):
 
 
 @numba.njit(cache=True)
-def _play_range(t, g, seeds, policy, out, ends, lo, hi):
-    """Games ``lo``..``hi`` of ``seeds`` into ``out`` (one set of buffers); with ``ends`` (not
-    empty) also each game's end position: ``ends[k, p, 0:105]`` the crossed cells of seat ``p``,
-    ``105:120`` its column points (-1: open), ``120:125`` its completed colours."""
-    mt = np.zeros(625, np.int64)
-    trace = np.zeros((0, EVENT_WIDTH), np.int64)
-    st = _new_state(t)
-    V = _new_views(t, g)
-    n = t.jokers.shape[0]
-    for k in range(lo, hi):
-        mt_seed(seeds[k], mt)
-        play_game(t, g, mt, policy, trace, out[k], st, V)
-        if ends.shape[0] > 0:
-            _write_end(st, n, ends[k])
-
-
-@numba.njit(cache=True)
 def _write_end(st, n, end):
-    """The end position into ``end`` [seat, END_WIDTH] (see :func:`_play_range`)."""
+    """The end position into ``end`` [seat, END_WIDTH] (see :func:`run_games`)."""
     for p in range(n):
         for i in range(N_CELLS):
             end[p, i] = 1 if st.crossed[p, i] else 0
@@ -1445,7 +1419,7 @@ def _write_end(st, n, end):
             end[p, N_CELLS + N_COLS + c] = 1 if st.colour_done[p, c] else 0
 
 
-END_WIDTH = N_CELLS + N_COLS + 5  # an end position's numbers per seat (see _play_range)
+END_WIDTH = N_CELLS + N_COLS + 5  # an end position's numbers per seat (see run_games)
 
 
 @numba.njit(cache=True)
@@ -1479,69 +1453,35 @@ def _load(t, st, crossed, jl, failed, col_pts, colour_done, sc):
     st.sc[:] = sc
 
 
-@numba.njit(cache=True)
-def resume_seeds(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, first_turn, removed, seeds, policy,
-                 ends):
-    """One game per seed, each played on from the same position at the start of turn
-    ``first_turn + 1`` (see :func:`_load` and :func:`play_from`; ``res0``: the result row so far)
-    with ``random.Random(seed)``'s dice; the R_* rows (and the end positions into ``ends``, if it
-    is not empty)."""
-    return resume_mts(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, first_turn, removed, seeds,
-                      np.zeros((0, 625), np.int64), policy, ends)
+@numba.njit(cache=True, nogil=True)
+def run_games(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, first_turn, removed, seeds, mts, policy,
+              trace, out, ends, lo, hi):
+    """Games ``lo``..``hi``, each into its row of ``out`` (the R_* rows): the one compiled entry
+    point (every other way in would be compiled again, for a minute, on a fresh machine).
 
-
-@numba.njit(cache=True)
-def resume_mts(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, first_turn, removed, seeds, mts, policy,
-               ends):
-    """:func:`resume_seeds`, or (``mts`` not empty) one game per generator state ``mts[k]``
-    (:func:`mt_state`: a ``random.Random`` going on from where it stands)."""
-    games = mts.shape[0] if mts.shape[0] > 0 else seeds.shape[0]
-    out = np.zeros((games, R_SIZE), np.int64)
+    Each game starts from the position given (see :func:`_load`; ``res0`` the result row so far,
+    ``first_turn`` the 0-based turn whose roll is due, ``removed`` the die out of the game), or
+    with ``first_turn`` < 0 from the empty sheets; its dice are ``random.Random(seeds[k])``'s,
+    or (``mts`` not empty) those of the generator state ``mts[k]`` (:func:`mt_state`). With
+    ``ends`` not empty also each game's end position (:func:`_write_end`); the trace is written
+    if it has rows (then one game). Releases the GIL: threads may each run a part."""
     mt = np.zeros(625, np.int64)
-    trace = np.zeros((0, EVENT_WIDTH), np.int64)
     st = _new_state(t)
     V = _new_views(t, g)
     n = t.jokers.shape[0]
-    for k in range(games):
-        _load(t, st, crossed, jl, failed, col_pts, colour_done, sc)
-        out[k, :] = res0
+    for k in range(lo, hi):
+        if first_turn < 0:
+            _reset(t, out[k], st)
+        else:
+            _load(t, st, crossed, jl, failed, col_pts, colour_done, sc)
+            out[k, :] = res0
         if mts.shape[0] > 0:
             mt[:] = mts[k]
         else:
             mt_seed(seeds[k], mt)
-        play_from(t, g, mt, policy, trace, out[k], st, V, first_turn, removed)
+        play_from(t, g, mt, policy, trace, out[k], st, V, max(first_turn, 0), removed)
         if ends.shape[0] > 0:
             _write_end(st, n, ends[k])
-    return out
-
-
-@numba.njit(cache=True)
-def play_seeds(t, g, seeds, policy, ends):
-    """One game per seed (``random.Random(seed)``, 0 <= seed < 2**63); the R_* rows (and the end
-    positions into ``ends``, if it is not empty: shape (games, seats, END_WIDTH))."""
-    out = np.zeros((seeds.shape[0], R_SIZE), np.int64)
-    _play_range(t, g, seeds, policy, out, ends, 0, seeds.shape[0])
-    return out
-
-
-@numba.njit(cache=True, parallel=True)
-def play_seeds_parallel(t, g, seeds, policy, chunks, ends):
-    """:func:`play_seeds` in ``chunks`` parts on numba's threads (each game is the same)."""
-    out = np.zeros((seeds.shape[0], R_SIZE), np.int64)
-    size = (seeds.shape[0] + chunks - 1) // chunks
-    for c in numba.prange(chunks):
-        _play_range(t, g, seeds, policy, out, ends, c * size, min(seeds.shape[0], (c + 1) * size))
-    return out
-
-
-@numba.njit(cache=True)
-def play_one(t, g, mt, policy, trace, res):
-    """One traced game (:func:`play_game` on new buffers); the end position's crossed cells,
-    column points and completed colours."""
-    st = _new_state(t)
-    V = _new_views(t, g)
-    play_game(t, g, mt, policy, trace, res, st, V)
-    return st.crossed.copy(), st.col_pts.copy(), st.colour_done.copy()
 
 
 # --------------------------------------------------------------------------- Python side
@@ -1628,14 +1568,14 @@ def engine_record(game, state) -> GameRecord:
 
 def kernel_record(game, seed: int, policy: str) -> GameRecord:
     """Play ``game`` in the kernel from ``random.Random(seed)``; its record."""
-    tables = coop_tables(game)
-    t = tables.arrays
+    t = coop_tables(game).arrays
     n = game.n_seats
-    mt = np.zeros(625, np.int64)
-    mt_seed(abs(seed), mt)
     trace = np.zeros((MAX_EVENTS, EVENT_WIDTH), np.int64)
-    res = np.zeros(R_SIZE, np.int64)
-    crossed, col_pts, colour_done = play_one(t, tables.greedy, mt, POLICIES[policy], trace, res)
+    rows, ends = _run(game, None, np.array([abs(seed)], np.int64), None, policy, trace=trace)
+    res, end = rows[0], ends[0]
+    crossed = end[:, :N_CELLS] > 0
+    col_pts = end[:, N_CELLS:N_CELLS + N_COLS]
+    colour_done = end[:, N_CELLS + N_COLS:] > 0
     rows = [tuple(int(v) for v in row) for row in trace[:res[R_EVENTS]]]
     pen = None
     kind = int(res[R_PEN10])
@@ -1679,25 +1619,55 @@ def reference_record(game, seed: int, policy: str) -> GameRecord:
     return engine_record(game, reference_state(game, seed, policy))
 
 
-def play_many(game, seeds, policy: str = "random", threads: int = 1, ends: bool = False):
-    """The R_* rows of one kernel game per seed (no traces: for sweeps and timing), on
-    ``threads`` of numba's threads; with ``ends`` also the end positions (rows, ends)."""
+def _seeds(seeds) -> np.ndarray:
     seeds = [int(s) for s in seeds]
     if any(not 0 <= s < 2**63 for s in seeds):
         raise ValueError("the compiled co-op game takes seeds 0 <= seed < 2**63")
-    arr = np.array(seeds, np.int64)
+    return np.array(seeds, np.int64)
+
+
+def _run(game, pos, seeds, mts, policy: str, threads: int = 1, trace=None):
+    """:func:`run_games` for ``game`` from ``pos`` (:func:`position`; None: a new game), one game
+    per seed or per generator state in ``mts``, on ``threads`` threads: (rows, ends)."""
     tables = coop_tables(game)
-    out_ends = np.zeros((len(seeds) if ends else 0, game.n_seats, END_WIDTH), np.int64)
-    if threads > 1:
-        rows = play_seeds_parallel(tables.arrays, tables.greedy, arr, POLICIES[policy], threads * 8, out_ends)
+    n = game.n_seats
+    if pos is None:
+        pos = (np.zeros((n, N_CELLS), np.bool_), np.zeros(n, np.int64), np.zeros(n, np.int64),
+               np.full((n, N_COLS), -1, np.int64), np.zeros((n, len(COLOURS)), np.bool_), np.zeros(2, np.int64),
+               np.zeros(R_SIZE, np.int64), -1, -1)
+    if mts is None:
+        mts = np.zeros((0, 625), np.int64)
+    games = mts.shape[0] or seeds.shape[0]
+    out = np.zeros((games, R_SIZE), np.int64)
+    ends = np.zeros((games, n, END_WIDTH), np.int64)
+    if trace is None:
+        trace = np.zeros((0, EVENT_WIDTH), np.int64)
+
+    def part(lo: int, hi: int) -> None:
+        run_games(tables.arrays, tables.greedy, *pos, seeds, mts, POLICIES[policy], trace, out, ends, lo, hi)
+
+    threads = max(1, min(threads, games))
+    if threads == 1:
+        part(0, games)
     else:
-        rows = play_seeds(tables.arrays, tables.greedy, arr, POLICIES[policy], out_ends)
+        from concurrent.futures import ThreadPoolExecutor
+
+        cuts = [games * i // (threads * 4) for i in range(threads * 4 + 1)]
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(part, cuts[:-1], cuts[1:]))
+    return out, ends
+
+
+def play_many(game, seeds, policy: str = "random", threads: int = 1, ends: bool = False):
+    """The R_* rows of one kernel game per seed (no traces: for sweeps and timing), on
+    ``threads`` threads; with ``ends`` also the end positions (rows, ends)."""
+    rows, out_ends = _run(game, None, _seeds(seeds), None, policy, threads)
     return (rows, out_ends) if ends else rows
 
 
 def position(game, state):
     """The kernel's form of ``state``, an engine position of ``game`` at the start of a turn (a
-    roll due, the game not over): the arguments of :func:`resume_seeds` before the seeds — per
+    roll due, the game not over): the arguments of :func:`run_games` before the seeds — per
     seat crossed cells, "!" left, failed rolls, column points (-1: open), completed colours; the
     claimed columns and letters counted; the result row so far (the checks run, the penalty after
     turn 10, the letters' seats, the removed die); the turn (0-based) and the removed die."""
@@ -1759,14 +1729,8 @@ def resume_many(game, state, seeds, policy: str = "greedy"):
     :func:`play_many` with ``ends``; a row's ``R_EVENTS`` counts the actions played here."""
     if not kernel_plays(game, policy):
         raise ValueError(f"the compiled co-op game does not play this game with the {policy} policy")
-    seeds = [int(s) for s in seeds]
-    if any(not 0 <= s < 2**63 for s in seeds):
-        raise ValueError("the compiled co-op game takes seeds 0 <= seed < 2**63")
-    tables = coop_tables(game)
-    out_ends = np.zeros((len(seeds), game.n_seats, END_WIDTH), np.int64)
-    rows = resume_seeds(tables.arrays, tables.greedy, *position(game, state), np.array(seeds, np.int64),
-                        POLICIES[policy], out_ends)
-    return rows, out_ends
+    seeds = _seeds(seeds)
+    return _run(game, position(game, state), seeds, None, policy)
 
 
 def resume_rng(game, state, rng: random.Random, policy: str = "greedy"):
@@ -1774,11 +1738,8 @@ def resume_rng(game, state, rng: random.Random, policy: str = "greedy"):
     (row, end)."""
     if not kernel_plays(game, policy):
         raise ValueError(f"the compiled co-op game does not play this game with the {policy} policy")
-    tables = coop_tables(game)
-    out_ends = np.zeros((1, game.n_seats, END_WIDTH), np.int64)
-    rows = resume_mts(tables.arrays, tables.greedy, *position(game, state), np.zeros(0, np.int64),
-                      mt_state(rng)[None, :], POLICIES[policy], out_ends)
-    return rows[0], out_ends[0]
+    rows, ends = _run(game, position(game, state), np.zeros(0, np.int64), mt_state(rng)[None, :], policy)
+    return rows[0], ends[0]
 
 
 def resume(game, state, seed: int, policy: str = "greedy"):
@@ -1816,3 +1777,11 @@ def end_state(game, row: np.ndarray, end: np.ndarray):
     seq = next((r.columns for r in game.mission.requirements if r.kind == "sequence"), "")
     x["sequence"] = {"counted": [(seq[i], int(row[R_SEQSEAT + i])) for i in range(int(row[R_SEQ]))]} if seq else {}
     return st
+
+
+def warm() -> None:
+    """Compile the kernel (about a minute on a fresh machine; numba keeps it on disk after) or
+    load it: one short game (see :mod:`nochmal.bots.warm`)."""
+    from nochmal.engine.coop import CoopGame
+
+    play_many(CoopGame.create(1, 1), [0], "greedy")

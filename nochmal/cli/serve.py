@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import shlex
 import socket
+import subprocess
 import sys
 
 from nochmal.store.access import new_token
@@ -100,6 +102,16 @@ def streamlit_command(host: str, port: int) -> list[str]:
             "--server.port", str(port), "--server.headless", "true"]
 
 
+def warm_in_background() -> None:
+    """Compile the numba kernels (the bots, the advisor's and the analytics' rollouts) in a process of
+    its own while the app starts: about two minutes the first time, then read from numba's cache.
+    Started through ``sh -c '… &'`` so that it is nobody's child once the shell ends (the app
+    that replaces this process would never collect it)."""
+    python = shlex.quote(sys.executable)
+    subprocess.run(["sh", "-c", f"{python} -m nochmal.bots.warm >/dev/null 2>&1 &"], check=False,
+                   stdin=subprocess.DEVNULL)
+
+
 def _cmd_serve(args) -> int:
     if not APP.is_file():
         print(f"nochmal: error: {APP} is missing: serve runs the app from a clone of the project", file=sys.stderr)
@@ -117,6 +129,7 @@ def _cmd_serve(args) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     os.chdir(REPO_ROOT)  # .streamlit/config.toml (upload cap, theme) is read from here
+    warm_in_background()
     command = streamlit_command(args.host, args.port)
     os.execve(command[0], command, env)
     return 0  # pragma: no cover - execve does not return
