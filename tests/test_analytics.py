@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import pytest
 
 from nochmal.analytics import figures as F
-from nochmal.analytics.calibrate import calibration_report, wilson
+from nochmal.analytics.calibrate import calibration_report, wilson, win_table
 from nochmal.engine.errors import InvalidInputError
 from nochmal.analytics.sweep import Chunk, SweepSpec, parse_range, run_chunk, run_sweep, write_rows, read_rows
 
@@ -101,11 +101,12 @@ def test_calibration_report(pool_rows):
     assert set(rep["harder"]) == {1, 2}
     for n, v in rep["harder"].items():
         assert v["harder"] in ("yes", "no", "not clearly")
-    # estimates for lower counts can only be at least the rate for the current count
+    # estimates for lower counts can only be at least the rate for the current count (higher
+    # counts played again are measured, noise and all)
     for n, by_m in rep["suggestions"].items():
         for m, s in by_m.items():
             est = s["estimates"]
-            ks = sorted(est)
+            ks = sorted(k for k in est if k not in s["played"])
             assert all(est[a] >= est[b] for a, b in zip(ks, ks[1:]))
     assert "| players |" in rep["text"]
 
@@ -160,3 +161,68 @@ def test_cli_sweep_and_calibrate(tmp_path):
     bad_cmd = [str(tmp_path / "x.txt") if a == str(out) else a for a in cmd]
     bad = subprocess.run(bad_cmd, capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and ".parquet" in bad.stderr
+
+
+def _greedy_rows(players: int, mission: int, games: int, seed0: int = 0) -> list[dict]:
+    from nochmal.analytics.simulate import play_games
+
+    return play_games("coop", "greedy", list(range(seed0, seed0 + games)), players, mission)
+
+
+def test_calibration_keeps_values_printed_in_the_rulebook():
+    """m1_colours for 3 players is printed in the rulebook (provenance rulebook): whatever the
+    ladder, the report keeps it and says so; a derived count beside it is still suggested."""
+    from nochmal.engine.coopdata import get_tableau
+
+    assert get_tableau(3).m1_colours.provenance == "rulebook" and get_tableau(4).m1_colours.provenance == "derived"
+    df = pd.DataFrame(_greedy_rows(3, 1, 60) + _greedy_rows(4, 1, 60))
+    for ladder in ("0.99,0.65,0.5,0.35,0.2", "0.01,0.65,0.5,0.35,0.2"):
+        rep = calibration_report(df, ladder)
+        kept, derived = rep["suggestions"][3][1], rep["suggestions"][4][1]
+        assert kept["printed"] and kept["suggested"] == kept["current"] == 3
+        assert "printed in the rulebook: kept" in rep["text"]
+        assert not derived["printed"]
+    assert calibration_report(df, "0.99,0.65,0.5,0.35,0.2")["suggestions"][4][1]["suggested"] == 1
+    assert calibration_report(df, "0.01,0.65,0.5,0.35,0.2")["suggestions"][4][1]["suggested"] > 1
+
+
+def test_calibration_plays_higher_counts_instead_of_calling_them_not_estimable():
+    """Mission 4 with 2 players (m4_rows = 1, derived) is won more often than a ladder of 20 %
+    wants: the report plays the same seeds again with 2, 3, ... rows, stops at the first count at
+    or below the wanted rate, and those rates are the compiled games' own (played here again)."""
+    from nochmal.analytics.calibrate import played_rates
+    from nochmal.engine.coopdata import get_mission, get_tableau
+
+    rows = _greedy_rows(2, 4, 80)
+    rep = calibration_report(pd.DataFrame(rows), "0.8,0.65,0.5,0.2,0.2")
+    s = rep["suggestions"][2][4]
+    assert s["current"] == 1 and s["estimates"][1] > 0.2
+    played = s["played"]
+    assert played and min(played) == 2 and s["suggested"] > 1
+    ks = sorted(played)
+    assert all(played[k] > 0.2 for k in ks[:-1]) and (played[ks[-1]] <= 0.2 or ks[-1] == 7)
+    again = played_rates("greedy", 2, get_mission(4), "m4_rows", ks, [r["seed"] for r in rows], get_tableau(2), 0.2)
+    assert again == played
+    assert "not estimable" not in rep["text"] and "played again with m4_rows=" in rep["text"]
+
+
+def test_the_bound_is_shown_beside_the_bots_never_as_the_reports_bot(pool_rows):
+    """A limit in the results (the perfect-dice bound) is never the report's policy nor the heat
+    map's default, even with the highest win rate; the report's table and the gap figure show it
+    beside the best bot."""
+    from nochmal.analytics.calibrate import best_bot
+
+    df = pd.DataFrame(pool_rows)
+    bound = df.assign(policy="bound", won=True)
+    both = pd.concat([df, bound], ignore_index=True)
+    rep = calibration_report(both)
+    assert rep["policy"] == "greedy" == best_bot(win_table(both))
+    assert "## The bots and the perfect-dice bound" in rep["text"]
+    greedy = df.groupby(["players", "mission"])["won"].mean()
+    for (n, m), rate in greedy.items():
+        assert f"| {n} | M{m} |" in rep["text"]
+    fig = F.gap_to_bound(both, "bound")
+    for i, n in enumerate(sorted(df["players"].unique())):
+        for j, m in enumerate(sorted(df["mission"].unique())):
+            assert fig.data[0].z[i][j] == pytest.approx(100 * (1 - greedy[(n, m)]))
+    assert "(greedy" in F.win_rate_heatmap(both).layout.title.text

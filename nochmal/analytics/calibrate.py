@@ -9,8 +9,13 @@ How the suggestion is estimated: a game that ended having done ``d`` items of a 
 requirement (colours, rows) would also have been won with any count ``<= d`` (fewer needed
 ends it earlier, as a win), so the win rate for a lower count is the share of games that got
 that far. Counts above the tableau's cannot be estimated from these games (they stopped when
-they won); such cells say so. The bots' plan also depends on the count, so verify a suggestion
-with another sweep (``--tableau FILE``).
+they won): for those the report plays the games again with higher counts (the same seeds, in the
+compiled co-op game) until the win rate falls to the wanted one. A value printed in the rulebook
+(provenance ``rulebook``) is never suggested for a change. The bots' plan also depends on the
+count, so verify a suggestion with another sweep (``--tableau FILE``).
+
+A limit in the results (the perfect-dice bound, :data:`nochmal.bots.policies.LIMIT_POLICIES`) is
+never the report's policy: it is shown beside the bots, with how far the best bot is from it.
 """
 
 from __future__ import annotations
@@ -20,8 +25,12 @@ from pathlib import Path
 
 from nochmal.engine.version import RULES_VERSION
 from nochmal.data.i18n import DEFAULT, _, language, percent, pgettext
-from nochmal.engine.coopdata import get_mission, get_tableau
+from nochmal.bots.policies import LIMIT_POLICIES
+from nochmal.engine.coopdata import get_mission, get_tableau, tableau_from_data
 from nochmal.engine.missions import requirement_count
+
+#: the most a counted requirement can ask for: five colours, seven rows
+MAX_COUNT = {"colours": 5, "rows": 7}
 
 
 def pct(share: float) -> str:
@@ -100,6 +109,33 @@ def estimate_counts(sub, mission, tab, counted_index: int) -> dict[int, float]:
     return est
 
 
+def played_rates(policy: str, players: int, mission, key: str, counts, seeds, tab, target: float) -> dict[int, float]:
+    """Win rates with the tableau's ``key`` set to each of ``counts`` in turn (rising), the games
+    of ``seeds`` played again in the compiled co-op game by ``policy`` (greedy where the compiled
+    game does not play it); stops after the first count whose rate is at or below ``target``."""
+    from nochmal.bots import coop_kernel as ck
+    from nochmal.engine.coop import CoopGame
+
+    rates = {}
+    for k in counts:
+        data = tab.model_dump(mode="json")
+        data[key] = {"value": int(k), "provenance": "derived"}
+        game = CoopGame.create(players, mission.id, tableau=tableau_from_data(data))
+        pol = policy if ck.kernel_plays(game, policy) else "greedy"
+        rows = ck.play_many(game, seeds, pol)
+        rates[int(k)] = float(rows[:, ck.R_WON].mean())
+        if rates[int(k)] <= target:
+            break
+    return rates
+
+
+def best_bot(wt) -> str:
+    """The policy with the highest mean win rate among the bots (a limit only if there is nothing else)."""
+    means = wt.groupby("policy")["win_rate"].mean()
+    bots = means[[p not in LIMIT_POLICIES for p in means.index]]
+    return (bots if len(bots) else means).idxmax()
+
+
 def results_rules_versions(df) -> list[int]:
     """The rules versions a results table was played under (files written before the column
     existed were all played under rules version 1)."""
@@ -120,17 +156,17 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
     if len(ladder) != 5 or any(not 0 <= x <= 1 for x in ladder):
         raise ValueError("--ladder: five win rates between 0 and 1, one per mission")
     wt = win_table(df)
-    best_policy = wt.groupby("policy")["win_rate"].mean().idxmax()
+    best_policy = best_bot(wt)
     best = wt[wt["policy"] == best_policy]
     versions = results_rules_versions(df)
     players = pgettext("report column", "players")
     about = {"policy": best_policy, "policies": ", ".join(sorted(wt["policy"].unique())),
              "games": int(best["games"].sum()), "versions": ", ".join(map(str, versions)), "current": RULES_VERSION}
     if versions == [RULES_VERSION]:
-        head = _("Policy: **{policy}** (highest mean win rate among {policies}); {games} games; "
+        head = _("Policy: **{policy}** (the bot with the highest mean win rate among {policies}); {games} games; "
                  "rules version {versions}.").format(**about)
     else:
-        head = _("Policy: **{policy}** (highest mean win rate among {policies}); {games} games; "
+        head = _("Policy: **{policy}** (the bot with the highest mean win rate among {policies}); {games} games; "
                  "rules version {versions} (this program plays rules version {current}).").format(**about)
     lines = [_("# Calibration of the co-op tableaus"), "", head, "",
              _("## Win rate by mission and player count (95% interval)"), "",
@@ -154,6 +190,9 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
         verdicts[int(n)] = {"harder": verdict, "inversions": inversions, "significant_inversions": sure}
         lines.append(f"| {n} | " + " | ".join(cells) + f" | {verdict_words(verdict)}" +
                      (f" (M{'/M'.join(f'{a}<M{b}' for a, b in inversions)})" if inversions else "") + " |")
+    limits = sorted(p for p in wt["policy"].unique() if p in LIMIT_POLICIES)
+    if limits:
+        lines += _bots_and_bounds(wt, best_policy, limits[0])
     lines += ["", _("## Interim goals met (share of games that reached the check)"), "",
               f"| {players} | " + " | ".join(_("after {turn}").format(turn=t) for t in (10, 19, 27)) + " |",
               "|---|---|---|---|"]
@@ -193,15 +232,57 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
             current = requirement_count(req, tab)
             est = estimate_counts(sub, mission, tab, ci)
             target = ladder[m - 1]
+            played = {}
+            if est[current] > target and current < MAX_COUNT[req.kind]:  # more than now: play it
+                seeds = [int(x) for x in sub["seed"]]
+                played = played_rates(best_policy, int(n), mission, req.count, range(current + 1, MAX_COUNT[req.kind] + 1),
+                                      seeds, tab, target)
+                est = {**est, **played}
             k_best = min(est, key=lambda k: (abs(est[k] - target), -k))
-            note = (" " + _("(wants more than now: not estimable from these games)")
-                    if k_best == current and est[current] > target else "")
-            suggestions.setdefault(int(n), {})[m] = {"key": req.count, "current": current, "suggested": k_best,
-                                                     "estimates": est, "target": target}
+            printed = getattr(tab, req.count).provenance == "rulebook"
+            suggestions.setdefault(int(n), {})[m] = {"key": req.count, "current": current,
+                                                     "suggested": current if printed else k_best,
+                                                     "estimates": est, "played": played, "target": target,
+                                                     "printed": printed}
+            if printed:
+                cells.append(_("{key}={current} (printed in the rulebook: kept; now {share})").format(
+                    key=req.count, current=current, share=pct(est[current])))
+                continue
+            note = ""
+            if k_best in played:
+                note = " " + _("(played again with {key}={count})").format(key=req.count, count=k_best)
+            elif k_best == current and all(v > target for v in (played or est).values()):
+                note = " " + _("(no count up to {most} is as hard)").format(most=MAX_COUNT[req.kind])
             cells.append(_("{key}={count} (now {current}, est. {share})").format(
                 key=req.count, count=k_best, current=current, share=pct(est[k_best])) + note)
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
-    lines += ["", _("Estimates for lower counts assume the bots would have played the same way; verify a "
+    lines += ["", _("Estimates for lower counts assume the bots would have played the same way; higher counts "
+                    "were played again with the same seeds. Values printed in the rulebook are kept. Verify a "
                     "suggested tableau with `nochmal sweep --tableau FILE`.")]
     return {"policy": best_policy, "win_table": best.to_dict(orient="records"), "harder": verdicts,
             "goals": goals, "suggestions": suggestions, "rules_versions": versions, "text": "\n".join(lines) + "\n"}
+
+
+def _bots_and_bounds(wt, best_policy: str, limit: str) -> list[str]:
+    """The report's table of every policy side by side per mission and player count, and how far
+    the best bot is from the limit (percentage points)."""
+    pols = [p for p in sorted(wt["policy"].unique()) if p not in LIMIT_POLICIES] + [limit]
+    players = pgettext("report column", "players")
+    lines = ["", _("## The bots and the perfect-dice bound (win rate, 95% interval)"), "",
+             _("The bound (**{limit}**) knows the dice still to come: no team can beat it. The last column is how "
+               "far the best bot (**{policy}**) is from it.").format(limit=limit, policy=best_policy), "",
+             f"| {players} | {pgettext('report column', 'mission')} | " + " | ".join(pols) +
+             f" | {_('gap to the bound')} |", "|---|---|" + "---|" * (len(pols) + 1)]
+    cell = {(r["policy"], int(r["players"]), int(r["mission"])): r for r in wt.to_dict(orient="records")}
+    for n in sorted(wt["players"].unique()):
+        for m in sorted(wt["mission"].unique()):
+            row = [cell.get((p, int(n), int(m))) for p in pols]
+            if all(r is None for r in row):
+                continue
+            shown = ["–" if r is None else f"{pct(r['win_rate'])} ({pct(r['ci_low'])}–{pct(r['ci_high'])})"
+                     for r in row]
+            best, bound = cell.get((best_policy, int(n), int(m))), row[-1]
+            gap = "–" if best is None or bound is None else \
+                _("{points} points").format(points=round(100 * (bound["win_rate"] - best["win_rate"])))
+            lines.append(f"| {n} | M{m} | " + " | ".join(shown) + f" | {gap} |")
+    return lines

@@ -8,7 +8,7 @@ import re
 import pandas as pd
 import plotly.graph_objects as go
 
-from nochmal.analytics.calibrate import pct, win_table
+from nochmal.analytics.calibrate import best_bot, pct, win_table
 from nochmal.engine.cells import COLUMNS, N_COLS, N_ROWS, cell_index
 from nochmal.engine.coopdata import TABLEAU_KEYS, get_tableau
 from nochmal.engine.ruleids import strip_rule_ids
@@ -100,7 +100,7 @@ def _coop(df: pd.DataFrame) -> pd.DataFrame:
 def win_rate_heatmap(df: pd.DataFrame, policy: str | None = None) -> go.Figure:
     """Win rate by mission x player count, each cell annotated with its 95% interval."""
     wt = win_table(_coop(df))
-    policy = policy or wt.groupby("policy")["win_rate"].mean().idxmax()
+    policy = policy or best_bot(wt)
     wt = wt[wt["policy"] == policy]
     players = sorted(wt["players"].unique())
     missions = sorted(wt["mission"].unique())
@@ -123,6 +123,39 @@ def win_rate_heatmap(df: pd.DataFrame, policy: str | None = None) -> go.Figure:
                                colorbar={"title": pgettext("chart", "win rate"), "tickformat": ".0%"},
                                hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
     fig.update_layout(title=_("Win rate by mission and player count ({policy}, 95% intervals)").format(policy=policy),
+                      xaxis_title=pgettext("chart", "mission"), yaxis_title=pgettext("chart", "players"),
+                      height=max(320, 140 + 75 * len(players)))
+    return fig
+
+
+def gap_to_bound(df: pd.DataFrame, limit: str) -> go.Figure:
+    """Per mission x player count: the best bot's win rate, the limit's (``limit``, the
+    perfect-dice bound) and the gap between them in percentage points (the colour)."""
+    wt = win_table(_coop(df))
+    bot = best_bot(wt)
+    cell = {(r["policy"], r["players"], r["mission"]): r for r in wt.to_dict(orient="records")}
+    players = sorted(wt["players"].unique())
+    missions = sorted(wt["mission"].unique())
+    z, text = [], []
+    for n in players:
+        zr, texts = [], []
+        for m in missions:
+            a, b = cell.get((bot, n, m)), cell.get((limit, n, m))
+            if a is None or b is None:
+                zr.append(None)
+                texts.append("")
+                continue
+            gap = 100 * (b["win_rate"] - a["win_rate"])
+            zr.append(gap)
+            texts.append(f"{gap:+.0f}<br>{pct(a['win_rate'])} → {pct(b['win_rate'])}")
+        z.append(zr)
+        text.append(texts)
+    fig = go.Figure(go.Heatmap(z=z, x=[f"M{m}" for m in missions], y=[_("{n} pl.").format(n=n) for n in players],
+                               text=text, texttemplate="%{text}", zmin=0, zmax=100, colorscale="Blues",
+                               colorbar={"title": pgettext("chart", "points to the bound")},
+                               hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
+    fig.update_layout(title=_("How far the best bot ({bot}) is from the bound ({limit}): win-rate points").format(
+                          bot=bot, limit=limit),
                       xaxis_title=pgettext("chart", "mission"), yaxis_title=pgettext("chart", "players"),
                       height=max(320, 140 + 75 * len(players)))
     return fig

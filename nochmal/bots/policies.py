@@ -25,6 +25,8 @@ def _policies() -> dict:
 POLICY_NAMES = ("random", "greedy", "planner")
 #: and for simulations only: the perfect-dice bound (it reads the game's dice before they are rolled)
 ANALYTICS_POLICY_NAMES = (*POLICY_NAMES, "bound")
+#: the policies that are a limit, not a bot a team could be (the analytics compare the bots with them)
+LIMIT_POLICIES = frozenset({"bound"})
 
 
 def get_policy(name: str):

@@ -21,7 +21,8 @@ import streamlit as st
 from nochmal.analytics import figures as F
 from nochmal.data import userdata
 from nochmal.engine.version import RULES_VERSION
-from nochmal.analytics.calibrate import calibration_report, results_rules_versions, verdict_words, win_table
+from nochmal.bots.policies import LIMIT_POLICIES
+from nochmal.analytics.calibrate import best_bot, calibration_report, results_rules_versions, verdict_words, win_table
 from nochmal.engine.coopdata import get_tableau, tableau_to_toml
 from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import REPO_ROOT, get_sheet, user_boards_dir
@@ -47,6 +48,7 @@ POLICY_TEXT = {
     "random": N_("plays a random legal move — a floor, far weaker than any person"),
     "greedy": N_("takes the move that helps most right now — weaker than a careful table"),
     "planner": N_("plans for the mission and the goals — the strongest bot, still not a skilled table"),
+    "bound": N_("knows the dice still to come — not a bot to play with but a limit no team can beat"),
 }
 CHART = {"displayModeBar": False}
 
@@ -342,11 +344,10 @@ def figures(df: pd.DataFrame) -> None:
     policies = sorted(df["policy"].unique())
     st.subheader(_("How hard is each mission?"))
     if len(policies) > 1:
-        best = win_table(df).groupby("policy")["win_rate"].mean().idxmax()
+        best = best_bot(win_table(df))
         pol = st.selectbox(_("Policy shown in the heat map"), policies, index=policies.index(best),
                            key="dash_heat_policy",
-                           help=_("Preselected: the policy with the highest mean win rate (the best bot in the "
-                                  "results)"))
+                           help=_("Preselected: the bot with the highest mean win rate in the results"))
     else:
         pol = policies[0]
     chart(F.win_rate_heatmap, df, pol, key="fig_heatmap",
@@ -379,6 +380,12 @@ def figures(df: pd.DataFrame) -> None:
         chart(F.policies_compared, df, key="fig_policies",
               note=_("The gap between bars is how much the numbers depend on the bot's strength; a mission order "
                      "that holds for every policy is trustworthy."))
+    limits = [p for p in policies if p in LIMIT_POLICIES]
+    if limits and len(policies) > len(limits):
+        chart(F.gap_to_bound, df, limits[0], key="fig_bound",
+              note=_("The bound knows the dice still to come, so no team beats it. A small gap: the bots already "
+                     "play the mission about as well as choices can; a large one: better play could still win "
+                     "many more games, so the bots' rate understates what a strong table achieves."))
 
 
 def tableau_section(df: pd.DataFrame) -> None:
