@@ -20,8 +20,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/nochmal serve $(SERVE_ARGS)
 
+# every test: the browser tests beside the others (tools/run_tests.sh); with PYTEST_ARGS one pytest run
 test: $(STAMP)
+ifeq ($(strip $(PYTEST_ARGS)),)
+	bash tools/run_tests.sh $(PY)
+else
 	$(PY) -m pytest $(PYTEST_ARGS)
+endif
 
 bench: $(STAMP)
 	$(VENV)/bin/nochmal bench --json

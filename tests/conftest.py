@@ -18,11 +18,13 @@ def _isolated_user_data(tmp_path_factory):
 # On a fresh clone numba compiles the kernels once (about two minutes; kept on disk
 # after). When a session runs the browser tests first (they mostly wait on the browser), that
 # time is spent beside them in a background process, and the first test after them waits for
-# it to end instead of compiling again. A session without browser tests compiles where needed.
+# it to end instead of compiling again. A session without browser tests compiles where needed
+# (``make test`` runs the browser tests in a pytest process of their own: tools/run_tests.sh).
 _WARM: dict = {}
 
 
 def pytest_collection_finish(session):
+    import os
     import subprocess
     import sys
 
@@ -31,7 +33,7 @@ def pytest_collection_finish(session):
             "browser" not in item.nodeid.split("/")[:2] for item in items):
         _WARM["process"] = subprocess.Popen([sys.executable, "-m", "nochmal.bots.warm"],
                                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL)
+                                            stderr=subprocess.DEVNULL, preexec_fn=lambda: os.nice(10))
 
 
 def pytest_runtest_setup(item):
