@@ -15,7 +15,7 @@ def _isolated_user_data(tmp_path_factory):
 
 
 # --- the numba kernels, compiled while the browser tests run ----------------------------------------
-# On a fresh clone numba compiles the kernels once (about two minutes; kept on disk
+# On a fresh clone numba compiles the kernels once (about a minute; kept on disk
 # after). When a session runs the browser tests first (they mostly wait on the browser), that
 # time is spent beside them in a background process, and the first test after them waits for
 # it to end instead of compiling again. A session without browser tests compiles where needed

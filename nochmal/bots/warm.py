@@ -1,4 +1,4 @@
-"""Compile every numba kernel (or load it from numba's cache): about two minutes on a fresh
+"""Compile every numba kernel (or load it from numba's cache): about a minute on a fresh
 machine, a second after. ``python -m nochmal.bots.warm`` runs in the background where the time
 would otherwise be spent in the foreground: while ``nochmal serve`` starts the app, and beside the
 browser tests of a test session (tests/conftest.py)."""

@@ -104,7 +104,7 @@ def streamlit_command(host: str, port: int) -> list[str]:
 
 def warm_in_background() -> None:
     """Compile the numba kernels (the bots, the advisor's and the analytics' rollouts) in a process of
-    its own while the app starts: about two minutes the first time, then read from numba's cache.
+    its own while the app starts: about a minute the first time, then read from numba's cache.
     Started through ``sh -c '… &'`` so that it is nobody's child once the shell ends (the app
     that replaces this process would never collect it)."""
     python = shlex.quote(sys.executable)
