@@ -163,6 +163,28 @@ def test_cli_sweep_and_calibrate(tmp_path):
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and ".parquet" in bad.stderr
 
 
+def test_cli_sweep_add_puts_another_policy_beside_the_first(tmp_path):
+    """``sweep --add``: the bound's games beside the greedy's in one results file (the shipped
+    calibration sweep is made so); a policy already in the file, or no file, is refused with
+    the reason and leaves the file as it was."""
+    out = tmp_path / "res.parquet"
+    base = [sys.executable, "-m", "nochmal.cli", "sweep", "--missions", "2", "--players", "2", "--seed", "5",
+            "--out", str(out), "--quiet", "--workers", "1"]
+    missing = subprocess.run(base + ["--policy", "bound", "--games", "2", "--add"], capture_output=True, text=True)
+    assert missing.returncode == 2 and "does not exist yet" in missing.stderr and not out.exists()
+    assert subprocess.run(base + ["--games", "6"], capture_output=True, text=True).returncode == 0
+    r = subprocess.run(base + ["--policy", "bound", "--games", "2", "--add"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["rows_in_out"] == 8
+    df = pd.read_parquet(out)
+    assert df.groupby("policy").size().to_dict() == {"bound": 2, "greedy": 6}
+    again = subprocess.run(base + ["--games", "3", "--add"], capture_output=True, text=True)
+    assert again.returncode == 2 and "already holds games of greedy" in again.stderr
+    assert "Traceback" not in again.stderr and len(pd.read_parquet(out)) == 8
+    rep = subprocess.run([sys.executable, "-m", "nochmal.cli", "calibrate", str(out)], capture_output=True, text=True)
+    assert rep.returncode == 0 and "gap to the bound" in rep.stdout
+
+
 def _greedy_rows(players: int, mission: int, games: int, seed0: int = 0) -> list[dict]:
     from nochmal.analytics.simulate import play_games
 

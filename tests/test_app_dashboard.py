@@ -29,6 +29,8 @@ TIMEOUT = 60
 #: every figure of a results file with several policies and several tableaus for one player count
 ALL_FIGURES = {"fig_heatmap", "fig_losses", "fig_points", "fig_turns", "fig_cells", "fig_policies", "fig_tableau",
                "fig_tableau_wins"}
+#: and the one of results with the perfect-dice bound beside the bots
+BOUND_FIGURE = "fig_bound"
 
 
 @pytest.fixture
@@ -76,7 +78,7 @@ def ok(at: AppTest) -> AppTest:
 def charts(at: AppTest) -> set[str]:
     """The keys of the plotly charts on the page (``fig_*``)."""
     keys = [node.proto.id.rsplit("-", 1)[-1] for node in at.get("plotly_chart")]
-    assert len(set(keys)) == len(keys) and set(keys) <= ALL_FIGURES, keys
+    assert len(set(keys)) == len(keys) and set(keys) <= ALL_FIGURES | {BOUND_FIGURE}, keys
     return set(keys)
 
 
@@ -245,6 +247,13 @@ def test_the_shipped_calibration_sweep(home):
     at.button(key="dash_open_shipped").click()
     ok(at)
     assert not at.error, texts(at.error)
-    assert {"fig_heatmap", "fig_losses", "fig_points", "fig_turns", "fig_tableau"} <= charts(at)
-    assert len(at.session_state["dash_rows"]) == len(read_rows(SHIPPED))
+    shipped = read_rows(SHIPPED)
+    assert {"fig_heatmap", "fig_losses", "fig_points", "fig_turns", "fig_tableau", "fig_policies",
+            BOUND_FIGURE} <= charts(at)
+    assert len(at.session_state["dash_rows"]) == len(shipped)
     assert any("shipped calibration sweep" in s for s in texts(at.success))
+    # the bots beside the perfect-dice bound: the heat map shows the best bot, never the bound
+    assert set(shipped["policy"]) >= {"greedy", "bound"}
+    assert at.selectbox(key="dash_heat_policy").value == "greedy"
+    report = " ".join(texts(at.markdown))
+    assert "The bots and the perfect-dice bound" in report and "gap to the bound" in report

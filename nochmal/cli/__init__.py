@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from nochmal.cli import args as at
-from nochmal.engine.errors import NochmalError
+from nochmal.engine.errors import InvalidInputError, NochmalError
 from nochmal.cli.terminal import printable
 
 #: Most games one ``simulate`` run (or one sweep cell) plays: a typo like ``--games 10**9``
@@ -207,6 +207,9 @@ def _cmd_sweep(args) -> int:
     from nochmal.analytics.sweep import SweepSpec, run_sweep, write_rows
 
     out = Path(args.out)
+    before = []
+    if args.add:  # checked before any game is played
+        before = _rows_to_add_to(out, args.policy)
     spec = SweepSpec(missions=args.missions, players=args.players, policies=args.policy, games=args.games,
                      seed=args.seed, tableaus=[args.tableau] if args.tableau else [None], chunk=args.chunk,
                      cells=not args.no_cells)
@@ -227,9 +230,26 @@ def _cmd_sweep(args) -> int:
                      on_progress=on_progress)
     if state["bar"] is not None:
         state["bar"].close()
-    write_rows(rows, out)
-    print(json.dumps({"games": len(rows), "out": str(out), "parts": str(parts)}))
+    write_rows(before + rows, out)
+    print(json.dumps({"games": len(rows), "out": str(out), "parts": str(parts), "rows_in_out": len(before) + len(rows)}))
     return 0
+
+
+def _rows_to_add_to(out: Path, policies: list[str]) -> list[dict]:
+    """The rows of the results file ``out`` that ``sweep --add`` keeps: refused (naming the
+    file and why) if it is missing, not a sweep's results, or already holds one of ``policies``."""
+    from nochmal.analytics.sweep import read_rows
+
+    if not out.is_file():
+        raise InvalidInputError(f"--add: {out} does not exist yet (run the first sweep without --add)")
+    df = read_rows(out)
+    if "policy" not in df.columns:
+        raise InvalidInputError(f"--add: {out} is not the results of nochmal sweep (no column 'policy')")
+    clash = sorted(set(policies) & set(df["policy"].astype(str)))
+    if clash:
+        raise InvalidInputError(f"--add: {out} already holds games of {', '.join(clash)}: "
+                                "add other policies, or sweep without --add to replace the file")
+    return df.to_dict(orient="records")
 
 
 def _cmd_calibrate(args) -> int:
@@ -431,6 +451,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"run on an existing Dask cluster, tcp://host:port (must answer within "
                           f"{at.SCHEDULER_TIMEOUT_S:g} s)")
     sw.add_argument("--no-cells", action="store_true", help="leave out the crossed cells of every game")
+    sw.add_argument("--add", action="store_true",
+                    help="add the rows to the results already in --out (other policies only, e.g. the bound with "
+                         "fewer games beside the greedy)")
     sw.add_argument("--quiet", action="store_true")
     sw.set_defaults(func=_cmd_sweep, check=_check_sweep)
 
