@@ -10,7 +10,8 @@ requirement (colours, rows) would also have been won with any count ``<= d`` (fe
 ends it earlier, as a win), so the win rate for a lower count is the share of games that got
 that far. Counts above the tableau's cannot be estimated from these games (they stopped when
 they won): for those the report plays the games again with higher counts (the same seeds, in the
-compiled co-op game) until the win rate falls to the wanted one. A value printed in the rulebook
+compiled co-op game, at most :data:`REPLAY_GAMES` of them) until the win rate falls to the
+wanted one. A value printed in the rulebook
 (provenance ``rulebook``) is never suggested for a change. The bots' plan also depends on the
 count, so verify a suggestion with another sweep (``--tableau FILE``).
 
@@ -31,6 +32,9 @@ from nochmal.engine.missions import requirement_count
 
 #: the most a counted requirement can ask for: five colours, seven rows
 MAX_COUNT = {"colours": 5, "rows": 7}
+#: games played again for each higher count: the cell's first seeds (a 95 % interval of about
+#: ±5 points; a whole 1,000-game cell would make the report take half a minute)
+REPLAY_GAMES = 300
 
 
 def pct(share: float) -> str:
@@ -234,7 +238,7 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
             target = ladder[m - 1]
             played = {}
             if est[current] > target and current < MAX_COUNT[req.kind]:  # more than now: play it
-                seeds = [int(x) for x in sub["seed"]]
+                seeds = [int(x) for x in sub["seed"]][:REPLAY_GAMES]
                 played = played_rates(best_policy, int(n), mission, req.count, range(current + 1, MAX_COUNT[req.kind] + 1),
                                       seeds, tab, target)
                 est = {**est, **played}

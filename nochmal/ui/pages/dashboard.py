@@ -38,7 +38,7 @@ ss = st.session_state
 SHIPPED_SWEEP = next((p for p in (REPO_ROOT / "docs" / f"calibration-sweep.{ext}" for ext in ("csv", "parquet"))
                       if p.is_file()), None)
 SWEEP_POLICIES = ("greedy", "random")  # the planner is too slow for a sweep in the app
-MAX_GAMES = 200
+MAX_GAMES = 1000
 WORKERS = 2
 DEFAULT_LADDER = (0.8, 0.65, 0.5, 0.35, 0.2)
 SOURCES = {"sweep": N_("Run a small sweep here"), "file": N_("Open a results file")}
@@ -235,8 +235,9 @@ def sweep_form() -> None:
     total = len(ss["dash_missions"]) * len(ss["dash_players"]) * len(ss["dash_policies"]) * int(ss["dash_games"])
     c6.metric(_("Games in total"), total)
     st.caption(_("The planner bot is not offered: it is too slow for a sweep in the app (use `nochmal sweep "
-                 "--policy planner` and open the file). The greedy bot plays roughly 10–20 games a second on "
-                 "{workers} worker processes, random a few times faster.").format(workers=WORKERS))
+                 "--policy planner` and open the file). The greedy and the random bot play co-op games in compiled "
+                 "code, several hundred games a second on {workers} worker processes (on a fresh install the "
+                 "first sweep may wait about a minute while that code is compiled).").format(workers=WORKERS))
     st.button(_("Run the sweep"), key="dash_run", type="primary", on_click=request_sweep, disabled=total == 0)
     if total == 0:
         st.caption(_("Choose at least one mission, one player count and one policy to run a sweep."))
@@ -418,6 +419,12 @@ def report_safe(df: pd.DataFrame) -> pd.DataFrame:
     return df.assign(policy=df["policy"].map(md), reason=df["reason"].map(lambda r: md(F.reason_text(r))))
 
 
+@st.cache_data(max_entries=4, show_spinner=False)
+def cached_report(df: pd.DataFrame, ladder: tuple[float, ...]) -> dict:
+    """:func:`calibration_report` once per results and ladder (it plays games again: seconds)."""
+    return calibration_report(df, list(ladder))
+
+
 def calibration(df: pd.DataFrame) -> None:
     st.subheader(_("Calibration report"))
     st.markdown(_("The wanted win rate of each mission (the *ladder*): the report suggests the mission counts "
@@ -429,7 +436,8 @@ def calibration(df: pd.DataFrame) -> None:
     cols[5].button(_("Default ladder"), key="dash_ladder_reset", on_click=reset_ladder)
     ladder = [float(ss[f"dash_ladder_{m}"]) for m in range(1, 6)]
     try:
-        rep = calibration_report(report_safe(df), ladder)
+        with st.spinner(_("Writing the report (counts above the tableau's are played again)…")):
+            rep = cached_report(report_safe(df), tuple(ladder))
     except (NochmalError, ValueError, KeyError) as err:
         st.error(_("No calibration report for these results: {error}").format(error=said(err)))
         return
