@@ -174,7 +174,7 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
                  "rules version {versions} (this program plays rules version {current}).").format(**about)
     lines = [_("# Calibration of the co-op tableaus"), "", head, "",
              _("## Win rate by mission and player count (95% interval)"), "",
-             f"| {players} | " + " | ".join(f"M{m}" for m in range(1, 6)) + f" | {_('harder 1→5?')} |",
+             f"| {players} | " + " | ".join(f"M{m}" for m in range(1, 6)) + " | " + _("harder 1→5?") + " |",
              "|---|" + "---|" * 6]
     verdicts = {}
     for n in sorted(best["players"].unique()):
@@ -275,8 +275,8 @@ def _bots_and_bounds(wt, best_policy: str, limit: str) -> list[str]:
     lines = ["", _("## The bots and the perfect-dice bound (win rate, 95% interval)"), "",
              _("The bound (**{limit}**) knows the dice still to come: no team can beat it. The last column is how "
                "far the best bot (**{policy}**) is from it.").format(limit=limit, policy=best_policy), "",
-             f"| {players} | {pgettext('report column', 'mission')} | " + " | ".join(pols) +
-             f" | {_('gap to the bound')} |", "|---|---|" + "---|" * (len(pols) + 1)]
+             f"| {players} | " + pgettext("report column", "mission") + " | " + " | ".join(pols) + " | " +
+             _("gap to the bound") + " |", "|---|---|" + "---|" * (len(pols) + 1)]
     cell = {(r["policy"], int(r["players"]), int(r["mission"])): r for r in wt.to_dict(orient="records")}
     for n in sorted(wt["players"].unique()):
         for m in sorted(wt["mission"].unique()):

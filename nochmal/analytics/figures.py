@@ -97,35 +97,44 @@ def _coop(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def win_rate_heatmap(df: pd.DataFrame, policy: str | None = None) -> go.Figure:
-    """Win rate by mission x player count, each cell annotated with its 95% interval."""
-    wt = win_table(_coop(df))
-    policy = policy or best_bot(wt)
-    wt = wt[wt["policy"] == policy]
+def _mission_grid(wt: pd.DataFrame, cell, title: str, **colours) -> go.Figure:
+    """A heat map of mission x player count over the players and missions of ``wt``:
+    ``cell(players, mission)`` gives a cell's (value, text), or None for no cell."""
     players = sorted(wt["players"].unique())
     missions = sorted(wt["mission"].unique())
     z, text = [], []
     for n in players:
-        zr, texts = [], []
-        for m in missions:
-            r = wt[(wt["players"] == n) & (wt["mission"] == m)]
-            if r.empty:
-                zr.append(None)
-                texts.append("")
-            else:
-                r = r.iloc[0]
-                zr.append(r["win_rate"])
-                texts.append(f"{pct(r['win_rate'])}<br>({pct(r['ci_low'])}–{pct(r['ci_high'])})<br>n={r['games']}")
-        z.append(zr)
-        text.append(texts)
+        shown = [cell(n, m) or (None, "") for m in missions]
+        z.append([v for v, _t in shown])
+        text.append([t for _v, t in shown])
     fig = go.Figure(go.Heatmap(z=z, x=[f"M{m}" for m in missions], y=[_("{n} pl.").format(n=n) for n in players],
-                               text=text, texttemplate="%{text}", zmin=0, zmax=1, colorscale="RdYlGn",
-                               colorbar={"title": pgettext("chart", "win rate"), "tickformat": ".0%"},
-                               hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
-    fig.update_layout(title=_("Win rate by mission and player count ({policy}, 95% intervals)").format(policy=policy),
-                      xaxis_title=pgettext("chart", "mission"), yaxis_title=pgettext("chart", "players"),
+                               text=text, texttemplate="%{text}", hovertemplate="%{y}, %{x}: %{text}<extra></extra>",
+                               **colours))
+    fig.update_layout(title=title, xaxis_title=pgettext("chart", "mission"), yaxis_title=pgettext("chart", "players"),
                       height=max(320, 140 + 75 * len(players)))
     return fig
+
+
+def _cells(wt: pd.DataFrame) -> dict:
+    """The rows of a :func:`win_table` by (policy, players, mission)."""
+    return {(r["policy"], r["players"], r["mission"]): r for r in wt.to_dict(orient="records")}
+
+
+def win_rate_heatmap(df: pd.DataFrame, policy: str | None = None) -> go.Figure:
+    """Win rate by mission x player count, each cell annotated with its 95% interval."""
+    wt = win_table(_coop(df))
+    policy = policy or best_bot(wt)
+    rows = _cells(wt)
+
+    def cell(n, m):
+        r = rows.get((policy, n, m))
+        return None if r is None else (
+            r["win_rate"], f"{pct(r['win_rate'])}<br>({pct(r['ci_low'])}–{pct(r['ci_high'])})<br>n={r['games']}")
+
+    return _mission_grid(wt[wt["policy"] == policy], cell,
+                         _("Win rate by mission and player count ({policy}, 95% intervals)").format(policy=policy),
+                         zmin=0, zmax=1, colorscale="RdYlGn",
+                         colorbar={"title": pgettext("chart", "win rate"), "tickformat": ".0%"})
 
 
 def gap_to_bound(df: pd.DataFrame, limit: str) -> go.Figure:
@@ -133,32 +142,17 @@ def gap_to_bound(df: pd.DataFrame, limit: str) -> go.Figure:
     perfect-dice bound) and the gap between them in percentage points (the colour)."""
     wt = win_table(_coop(df))
     bot = best_bot(wt)
-    cell = {(r["policy"], r["players"], r["mission"]): r for r in wt.to_dict(orient="records")}
-    players = sorted(wt["players"].unique())
-    missions = sorted(wt["mission"].unique())
-    z, text = [], []
-    for n in players:
-        zr, texts = [], []
-        for m in missions:
-            a, b = cell.get((bot, n, m)), cell.get((limit, n, m))
-            if a is None or b is None:
-                zr.append(None)
-                texts.append("")
-                continue
-            gap = 100 * (b["win_rate"] - a["win_rate"])
-            zr.append(gap)
-            texts.append(f"{gap:+.0f}<br>{pct(a['win_rate'])} → {pct(b['win_rate'])}")
-        z.append(zr)
-        text.append(texts)
-    fig = go.Figure(go.Heatmap(z=z, x=[f"M{m}" for m in missions], y=[_("{n} pl.").format(n=n) for n in players],
-                               text=text, texttemplate="%{text}", zmin=0, zmax=100, colorscale="Blues",
-                               colorbar={"title": pgettext("chart", "points to the bound")},
-                               hovertemplate="%{y}, %{x}: %{text}<extra></extra>"))
-    fig.update_layout(title=_("How far the best bot ({bot}) is from the bound ({limit}): win-rate points").format(
-                          bot=bot, limit=limit),
-                      xaxis_title=pgettext("chart", "mission"), yaxis_title=pgettext("chart", "players"),
-                      height=max(320, 140 + 75 * len(players)))
-    return fig
+    rows = _cells(wt)
+
+    def cell(n, m):
+        a, b = rows.get((bot, n, m)), rows.get((limit, n, m))
+        if a is None or b is None:
+            return None
+        gap = 100 * (b["win_rate"] - a["win_rate"])
+        return gap, f"{gap:+.0f}<br>{pct(a['win_rate'])} → {pct(b['win_rate'])}"
+
+    return _mission_grid(wt, cell, _("Gap from {bot} to the bound ({limit}), win-rate points").format(bot=bot, limit=limit),
+                         zmin=0, zmax=100, colorscale="Blues", colorbar={"title": pgettext("chart", "points to the bound")})
 
 
 def loss_reasons(df: pd.DataFrame) -> go.Figure:
