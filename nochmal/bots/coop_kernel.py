@@ -1626,9 +1626,10 @@ def _seeds(seeds) -> np.ndarray:
     return np.array(seeds, np.int64)
 
 
-def _run(game, pos, seeds, mts, policy: str, threads: int = 1, trace=None):
+def _run(game, pos, seeds, mts, policy: str, threads: int = 1, trace=None, ends: bool = True):
     """:func:`run_games` for ``game`` from ``pos`` (:func:`position`; None: a new game), one game
-    per seed or per generator state in ``mts``, on ``threads`` threads: (rows, ends)."""
+    per seed or per generator state in ``mts``, on ``threads`` threads: (rows, end positions;
+    none without ``ends``)."""
     tables = coop_tables(game)
     n = game.n_seats
     if pos is None:
@@ -1639,12 +1640,12 @@ def _run(game, pos, seeds, mts, policy: str, threads: int = 1, trace=None):
         mts = np.zeros((0, 625), np.int64)
     games = mts.shape[0] or seeds.shape[0]
     out = np.zeros((games, R_SIZE), np.int64)
-    ends = np.zeros((games, n, END_WIDTH), np.int64)
+    end_pos = np.zeros((games if ends else 0, n, END_WIDTH), np.int64)
     if trace is None:
         trace = np.zeros((0, EVENT_WIDTH), np.int64)
 
     def part(lo: int, hi: int) -> None:
-        run_games(tables.arrays, tables.greedy, *pos, seeds, mts, POLICIES[policy], trace, out, ends, lo, hi)
+        run_games(tables.arrays, tables.greedy, *pos, seeds, mts, POLICIES[policy], trace, out, end_pos, lo, hi)
 
     threads = max(1, min(threads, games))
     if threads == 1:
@@ -1655,13 +1656,13 @@ def _run(game, pos, seeds, mts, policy: str, threads: int = 1, trace=None):
         cuts = [games * i // (threads * 4) for i in range(threads * 4 + 1)]
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(part, cuts[:-1], cuts[1:]))
-    return out, ends
+    return out, end_pos
 
 
 def play_many(game, seeds, policy: str = "random", threads: int = 1, ends: bool = False):
     """The R_* rows of one kernel game per seed (no traces: for sweeps and timing), on
     ``threads`` threads; with ``ends`` also the end positions (rows, ends)."""
-    rows, out_ends = _run(game, None, _seeds(seeds), None, policy, threads)
+    rows, out_ends = _run(game, None, _seeds(seeds), None, policy, threads, ends=ends)
     return (rows, out_ends) if ends else rows
 
 
