@@ -268,8 +268,8 @@ def _compiled_suggestions(state, seat: int, cands: list, heur: dict, k: int, rng
     ends = compiled_rollout_ends(state, cands, seat, seeds(0, n))
     if ends is None:
         return None
+    values = [[coop_rollout_value(st) for st in sts] for sts in ends]
     while True:
-        values = [[coop_rollout_value(st) for st in sts] for sts in ends]
         order = sorted(range(len(cands)), key=lambda i: (-sum(values[i]), i))
         top = order[:k]
         tied = [not _apart(values[a], values[b]) for a, b in zip(top, top[1:])]
@@ -278,6 +278,7 @@ def _compiled_suggestions(state, seat: int, cands: list, heur: dict, k: int, rng
         more = min(cap, 2 * n)
         extra = compiled_rollout_ends(state, cands, seat, seeds(n, more))
         ends = [a + b for a, b in zip(ends, extra)]
+        values = [v + [coop_rollout_value(st) for st in sts] for v, sts in zip(values, extra)]
         n = more
     out = []
     for rank, i in enumerate(order[:k]):

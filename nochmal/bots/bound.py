@@ -18,33 +18,21 @@ from __future__ import annotations
 import random
 
 from nochmal.bots.coop_weights import coop_rollout_value
-from nochmal.bots.greedy import _weights_for, greedy_policy, team_choices, team_choosing, team_decision
-from nochmal.bots.planner import _decision_alternatives
-from nochmal.engine.moves import PASS
+from nochmal.bots.greedy import greedy_policy, team_choosing, team_decision
+from nochmal.bots.planner import rest_of_turn, team_candidates
 
 #: candidates weighed at each team choice (greedy's own first)
 CANDIDATES = 8
 
 
 def _candidates(state, seat: int) -> list:
-    if seat < 0:
-        own = team_decision(state, random.Random(0))
-        return [own] + [a for a in _decision_alternatives(state) if a != own][: CANDIDATES - 1]
-    w, bias = _weights_for(state)
-    cands = [a for _, a in team_choices(state, w, bias)][:CANDIDATES]
-    if PASS not in cands:
-        cands.append(PASS)
-    return cands
+    return team_candidates(state, seat, CANDIDATES, random.Random(0))
 
 
 def _value_with_the_games_dice(state, action, seat: int, rng: random.Random) -> float:
     from nochmal.bots import coop_kernel as ck
 
-    st = state.clone()
-    st.history = []
-    st.apply(action, seat if seat >= 0 else None)
-    while not st.is_terminal() and not st.is_chance_node():
-        st.apply(greedy_policy(st, rng))  # the greedy draws nothing from the generator
+    st = rest_of_turn(state, action, seat)
     if st.is_terminal():
         return coop_rollout_value(st)
     row, end = ck.resume_rng(st.game, st, rng)

@@ -100,22 +100,40 @@ def planner_config(game) -> PlannerConfig:
     return PLANNER_CONFIGS.get(game.mode, PLANNER_CONFIGS["base"])
 
 
+def team_candidates(state, seat: int, k: int, rng: random.Random) -> list:
+    """The team's candidates at a team choice, greedy's own first: for a team decision (``seat``
+    < 0, the co-op penalties) greedy's decision and the ``k - 1`` closest alternatives; for the
+    co-op active seat its ``k`` best choices for the team, then the failed roll."""
+    if seat < 0:
+        own = team_decision(state, rng)
+        return [own] + [a for a in _decision_alternatives(state) if a != own][: k - 1]
+    w, bias = _weights_for(state)
+    cands = [a for _, a in team_choices(state, w, bias)][:k]
+    if PASS not in cands:
+        cands.append(PASS)
+    return cands
+
+
+def rest_of_turn(state, action, seat: int):
+    """A clone of ``state`` (history empty) with ``action`` made by ``seat`` (-1: the team) and
+    the rest of that turn played by greedy: at the next roll, or over."""
+    st = state.clone()
+    st.history = []
+    st.apply(action, seat if seat >= 0 else None)
+    rng = random.Random(0)  # the greedy draws nothing from it
+    while not st.is_terminal() and not st.is_chance_node():
+        st.apply(greedy_policy(st, rng))
+    return st
+
+
 def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int | None = None):
     """Monte-Carlo evaluation of the best candidates: [(action, mean value, n)] best first."""
     cfg = cfg or planner_config(state.game)
     if seat is None:
         seat = state.current_player()
-    if seat < 0:  # a team decision (co-op penalties): greedy's own first, then the closest alternatives
-        own = team_decision(state, rng)
-        cands = [own] + [a for a in _decision_alternatives(state) if a != own][: cfg.candidates - 1]
-        seat_for_value = 0
-    elif team_choosing(state, seat):
-        # the co-op active seat: its best choices for the team (greedy's own first), then the pass
-        w, bias = _weights_for(state)
-        cands = [a for _, a in team_choices(state, w, bias)][: cfg.candidates]
-        if PASS not in cands:
-            cands.append(PASS)
-        seat_for_value = seat
+    if seat < 0 or team_choosing(state, seat):
+        cands = team_candidates(state, seat, cfg.candidates, rng)
+        seat_for_value = max(seat, 0)
     else:
         if cfg.active_only and state.game.cooperative and state.game.n_seats > 1:
             return [(greedy_policy(state, rng), 0.0, 0)]
@@ -197,12 +215,7 @@ def compiled_rollout_ends(state, cands, seat: int, seeds: list[int]) -> list[lis
         return None
     out = []
     for a in cands:
-        st = state.clone()
-        st.history = []
-        st.apply(a, seat if seat >= 0 else None)
-        rng = random.Random(seeds[0])  # the greedy draws nothing: the seeds' dice start at the next roll
-        while not st.is_terminal() and not st.is_chance_node():
-            st.apply(greedy_policy(st, rng))
+        st = rest_of_turn(state, a, seat)  # the seeds' dice start at the next roll
         if st.is_terminal():
             out.append([st] * len(seeds))
             continue
