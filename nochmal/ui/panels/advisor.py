@@ -196,7 +196,7 @@ def advisor_panel(ses, st_, seats: list[int], names: list[str]) -> None:
             st.markdown(_("**Advisor — {seat}** ({role})").format(seat=seat_label(names, seat), role=role))
             ctx = selection_ctx(ses.game_id, seat, st_)
             for i, sug in enumerate(by_seat[seat]):
-                cols = st.columns([9, 1], vertical_alignment="center")
+                cols = st.columns([4, 1], vertical_alignment="center")  # room for "Nutzen" at 844 px
                 cols[0].markdown(f"**{i + 1}.** " + suggestion_markdown(sug, st_.game))
                 a = sug.action
                 if sug.is_pass:
