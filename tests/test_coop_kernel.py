@@ -14,6 +14,7 @@ import pytest
 
 from nochmal.bots import coop_kernel as ck
 from nochmal.bots.coop_weights import even_split
+from nochmal.bots.planner import PlannerConfig
 from nochmal.engine.coop import CoopGame, strike_splits
 from nochmal.engine.coopdata import MissionSpec, get_tableau, tableau_from_data
 from nochmal.engine.game import ACTIVE, PASSIVE
@@ -21,16 +22,28 @@ from nochmal.engine.moves import Cross, Pass
 from nochmal.engine.sheet import get_sheet, sheet_from_rows
 
 #: games per policy, mission and seat count in ``make test``: 2 x 5 x 6 x 12 = 720 of the simple
-#: policies, 150 of the greedy; ``-m bench`` plays 50 of each policy in every cell (4,500 more)
-SEEDS = {"random": range(12), "largest": range(12), "greedy": range(5)}
+#: policies, 150 of the greedy, 30 of the planner; ``-m bench`` plays 50 of each policy in every cell
+SEEDS = {"random": range(12), "largest": range(12), "greedy": range(5), "planner": range(1)}
 BENCH_SEEDS = 50
+#: the planner of the parity games: 3 rollouts a candidate (every decision rolls out, the paired
+#: test decides as with more; the Python side's time is mostly its rollouts)
+PLANNER = PlannerConfig(candidates=6, rollouts=3, switch_z=1.25, active_only=True, compiled=True)
 COVERAGE: collections.Counter = collections.Counter()  # what the parity games went through
+SIMPLE = ("random", "largest", "greedy")  # the policies without rollouts
+
+
+def with_planner(seed: int, below: int) -> tuple[str, ...]:
+    """Every policy for the first ``below`` seeds of a test (the planner's games cost the most),
+    else :data:`SIMPLE`."""
+    return (*SIMPLE, "planner") if seed < below else SIMPLE
 
 
 def same_game(game, seed: int, policy: str) -> ck.GameRecord:
-    """Play one seed both ways; assert the same actions and outcome; the engine's record."""
-    ref = ck.reference_record(game, seed, policy)
-    fast = ck.kernel_record(game, seed, policy)
+    """Play one seed both ways; assert the same actions and outcome; the engine's record (the
+    planner with :data:`PLANNER`'s settings)."""
+    cfg = PLANNER if policy == "planner" else None
+    ref = ck.reference_record(game, seed, policy, cfg)
+    fast = ck.kernel_record(game, seed, policy, cfg)
     where = f"{policy} seats={game.n_seats} mission={game.mission.id} seed={seed}"
     for i, (a, b) in enumerate(zip(ref.events, fast.events)):
         assert a == b, f"{where}: action {i} differs: engine {a}, kernel {b}"
@@ -43,6 +56,8 @@ def same_game(game, seed: int, policy: str) -> ck.GameRecord:
 def _count(o: dict, policy: str) -> None:
     COVERAGE[o["reason"]] += 1
     COVERAGE[f"removed {o['removed_die']}"] += 1
+    if policy == "planner":  # the planner's C-GOAL-19 candidates: greedy's die and the other
+        COVERAGE[f"planner removed {o['removed_die']}"] += 1
     if o["penalty_10"] is not None:
         per = o["penalty_10"][1]
         COVERAGE["strike " + ("all" if per == "all" else "none" if per is None else f"split {policy}")] += 1
@@ -163,7 +178,7 @@ def test_other_sheets_tableaus_and_tracks():
              CoopGame(sheets[:2], 5, tableau(2, goal_10=50, penalty_10_jokers=20, goal_19=50, goal_27=100))]
     for game in games:
         for seed in range(12):
-            for policy in ck.POLICIES:
+            for policy in with_planner(seed, 2):
                 same_game(game, seed, policy)
     assert COVERAGE["strike none"] > 0
 
@@ -178,7 +193,7 @@ def test_missions_the_simple_policies_can_win():
                  CoopGame.create(n, 1, tableau=tableau(n, m1_colours=1))]
         for game in games:
             for seed in (*range(10), 21):  # 21: six seats complete M3 in a turn with a third failed roll
-                for policy in ck.POLICIES:
+                for policy in with_planner(seed, 1):
                     won[game.mission.id] += same_game(game, seed, policy).outcome["won"]
     assert won[1] and won[3] and won[4], won
     assert COVERAGE["mission complete but lost"] > 0
@@ -213,11 +228,11 @@ def test_the_sequence_one_letter_per_moment():
                                 ({"kind": "sequence", "columns": columns},))
             seq = [COLUMNS.index(c) for c in columns]
             for seed in (*range(12), 18, 20, 34, 53):  # with games where both moments count a letter
-                for policy in ck.POLICIES:
+                for policy in with_planner(seed, 1 if n in (1, 3) else 0):
                     o = same_game(game, seed, policy).outcome
                     seen["won"] += o["won"]
                     seen["3+ letters"] += len(o["sequence"]) >= 3
-                    for k, mine, others in _moments(game, ck.reference_history(game, seed, policy)):
+                    for k, mine, others in _moments(game, ck.reference_state(game, seed, policy, PLANNER if policy == "planner" else None).history):
                         if k + 1 < len(seq) and {seq[k], seq[k + 1]} <= (mine if seq[k] in mine else others):
                             seen["same moment"] += 1
                         if k + 1 < len(seq) and seq[k] in mine and seq[k + 1] in others:
@@ -230,7 +245,8 @@ def test_the_parity_games_went_through_the_rules():
     if sum(COVERAGE.values()) < 850:
         pytest.skip("counts what the parity games of this file met: run them with it")
     for key in (*ck.REASONS, "removed colour", "removed number", "strike all", "strike split random",
-                "strike split largest", "strike split greedy", "letters 1", "won largest", "won greedy"):
+                "strike split largest", "strike split greedy", "strike split planner", "letters 1", "won largest",
+                "won greedy", "won planner", "planner removed colour", "planner removed number"):
         assert COVERAGE[key] > 0, (key, COVERAGE)
 
 
@@ -266,19 +282,24 @@ def test_many_games_in_one_call_are_the_single_games():
 def test_games_on_two_threads_are_the_same_games():
     game = CoopGame.create(4, 2)
     for policy in ck.POLICIES:
-        assert np.array_equal(ck.play_many(game, range(40), policy, threads=2), ck.play_many(game, range(40), policy))
+        k = 6 if policy == "planner" else 40
+        cfg = PLANNER if policy == "planner" else None
+        assert np.array_equal(ck.play_many(game, range(k), policy, threads=2, cfg=cfg),
+                              ck.play_many(game, range(k), policy, cfg=cfg))
 
 
-@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("policy", ["random", "greedy", "planner"])
 def test_sweep_rows_from_the_kernel_are_the_engines_rows(policy):
     """The analytics row of a kernel game (its end position rebuilt as an engine state) is the row
     of the same seeded engine game, field for field: points at the checks, failed rolls, "!"
     left, the removed die, the mission's share and what was done, the seats' scores and cells."""
     from nochmal.analytics.simulate import play_games, play_one
 
+    cells = {"random": range(1, 7), "greedy": (1, 3, 6), "planner": (1, 4)}[policy]
+    games = {"random": 6, "greedy": 3, "planner": 1}[policy]  # the planner: the analytics' (8 rollouts)
     for mission in range(1, 6):
-        for players in (1, 3, 6) if policy == "greedy" else range(1, 7):
-            seeds = [mission * 1000 + players * 10 + k for k in range(3 if policy == "greedy" else 6)]
+        for players in cells:
+            seeds = [mission * 1000 + players * 10 + k for k in range(games)]
             fast = play_games("coop", policy, seeds, players, mission, cells=True)
             for seed, row in zip(seeds, fast):
                 assert row == play_one("coop", policy, seed, players, mission, cells=True), (policy, mission,
@@ -370,7 +391,7 @@ def test_the_kernel_goes_on_with_letters_counted():
                             ({"kind": "sequence", "columns": "HIGJFKEL"},))
         for seed in range(4):
             for turn in (5, 8, 12, 16, 21):
-                for policy in ck.POLICIES:
+                for policy in SIMPLE:
                     state = position_at(game, seed, turn, policy)
                     if state is not None:
                         same_continuation(game, state, 99 + seed, policy, seen)
@@ -381,7 +402,7 @@ def test_going_on_from_the_first_turn_is_the_whole_game():
     """resume from a new game's position is play_many's game (the same row, events included), and
     many seeds from one position are the single ones."""
     game = CoopGame.create(3, 5)
-    for policy in ck.POLICIES:
+    for policy in SIMPLE:
         rows, ends = ck.play_many(game, range(5), policy, ends=True)
         for seed in range(5):
             row, end = ck.resume(game, game.new_state(), seed, policy)

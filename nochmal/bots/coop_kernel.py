@@ -37,6 +37,14 @@ game (C-GOAL-19) and however often a policy draws in between.
   and the heuristic's constants are read from the Python side when the tables are built. The
   other seats' replies to a dice pair are added one after another, as Python 3.11's ``sum`` adds
   floats (Python 3.12's ``sum`` compensates rounding: under it this sum must do the same).
+* ``POLICY_PLANNER``: the co-op planner (:func:`nochmal.bots.planner.plan` with compiled
+  rollouts, its settings in ``plan``: :func:`plan_params`): from turn 4 on (every turn with one
+  seat) the active seat's team choice, and the team's C-GOAL-10 and C-GOAL-19 decisions, are
+  each rolled out — every candidate with the same dice, greedy for every seat to the end — and
+  the best mean is played if its rollouts beat greedy's choice's, paired, by ``switch_z``
+  standard errors; the rest is greedy's. The same candidates in the same order, the same seeds
+  (``rng.getrandbits(32)`` from the game's stream, then ``base + k``), the same rollout values
+  (:func:`_value`) and sums, so the same choices as the Python planner.
 
 A position is per seat a boolean array of the 105 cells; a cross is the index of a *cell set* of
 the seat's sheet (the connected 1-5-cell subsets of its colour blocks), numbered as in
@@ -62,7 +70,8 @@ from nochmal.engine.moves import PASS, Cross
 POLICY_RANDOM = 0
 POLICY_LARGEST = 1
 POLICY_GREEDY = 2
-POLICIES = {"random": POLICY_RANDOM, "largest": POLICY_LARGEST, "greedy": POLICY_GREEDY}
+POLICY_PLANNER = 3
+POLICIES = {"random": POLICY_RANDOM, "largest": POLICY_LARGEST, "greedy": POLICY_GREEDY, "planner": POLICY_PLANNER}
 
 MAX_SEATS = 6
 MAX_EVENTS = N_TURNS * (1 + MAX_SEATS) + 2  # a roll and every seat per turn, two team decisions
@@ -324,7 +333,7 @@ def kernel_plays(game, policy: str = "random") -> bool:
                                           M5_ONE_LETTER_PER_MOMENT)
 
     v = game.rules_version
-    if policy == "greedy":
+    if policy in ("greedy", "planner"):  # the planner rolls out greedy
         from nochmal.bots import greedy
         from nochmal.bots.coop_weights import coop_weights
 
@@ -727,9 +736,9 @@ def _team_points(st, n):
 
 # --------------------------------------------------------------------------- missions
 @numba.njit(cache=True)
-def _progress(t, g, st, n, r, miss):
-    """Requirement ``r`` now (:func:`nochmal.engine.missions.mission_progress`): complete or not,
-    and ``miss`` marks what is missing (colours 0-4; row labels by id; columns 0-14; numbers)."""
+def _counts(t, g, st, n, r, miss):
+    """Requirement ``r`` now (:func:`nochmal.engine.missions.mission_progress`): (items done, items
+    needed), and ``miss`` marks what is missing (colours 0-4; row labels by id; columns 0-14; numbers)."""
     miss[:] = False
     kind = t.req_kind[r]
     if kind == 0:  # colours completed (settled) on any sheet
@@ -741,7 +750,7 @@ def _progress(t, g, st, n, r, miss):
                     done = True
             have += done
             miss[c] = not done
-        return have >= t.req_needed[r]
+        return have, t.req_needed[r]
     if kind == 1:  # rows filled on any sheet, by label (the first seat's labels)
         for row in range(7):
             miss[g.lab0[row]] = True
@@ -758,7 +767,7 @@ def _progress(t, g, st, n, r, miss):
                     if g.lab0[q] == lab:
                         first = False
                 have += first
-        return have >= t.req_needed[r]
+        return have, t.req_needed[r]
     if kind == 2:  # a star crossed in every column
         have = 0
         for c in range(15):
@@ -770,7 +779,7 @@ def _progress(t, g, st, n, r, miss):
                         found = True
             have += found
             miss[c] = not found
-        return have >= 15
+        return have, 15
     if kind == 3:  # every number of the sheets filled on a sheet that has it
         have = 0
         need = 0
@@ -790,8 +799,15 @@ def _progress(t, g, st, n, r, miss):
                             done = True
             have += done
             miss[num] = not done
-        return have >= need
-    return st.sc[1] >= t.seq.shape[0]  # the sequence (settled at the end of a turn)
+        return have, need
+    return st.sc[1], t.seq.shape[0]  # the sequence (settled at the end of a turn)
+
+
+@numba.njit(cache=True)
+def _progress(t, g, st, n, r, miss):
+    """Requirement ``r`` is met (:func:`_counts`; ``miss`` marks what is missing)."""
+    have, need = _counts(t, g, st, n, r, miss)
+    return have >= need
 
 
 @numba.njit(cache=True)
@@ -1157,7 +1173,7 @@ def _team_choice(t, g, V, st, h, n, active, cf, nc, nf, nn):
             prev_n = ndie
             one_c[0] = cdie
             one_n[0] = ndie
-            own_v, s, oc, on, ocol = _best(h, active, one_c, 1, one_n, 1)
+            own_v, s, oc, on, ocol = _best(h, active, one_c, one_c.shape[0], one_n, one_n.shape[0])
             if s < 0:
                 continue
             q = 0
@@ -1236,175 +1252,573 @@ def _reset(t, res, st):
 
 
 @numba.njit(cache=True)
-def play_from(t, g, mt, policy, trace, res, st, V, first_turn, removed):
-    """Play on from the start of turn ``first_turn + 1`` (0-based ``first_turn``, its roll not
-    made yet) to the end: the position is in ``st`` (crossed cells and what follows from them,
-    "!" left, failed rolls, settled columns and colours, ``sc``: claimed columns and letters
-    counted), what happened before in ``res`` (the checks run, the penalty, the letters' seats,
-    ``R_REMOVED``) and ``removed`` the die out of the game (-1 none, 0 colour, 1 number). The
-    seats' legal sets and views are built again. The trace and ``R_EVENTS`` count the actions
-    from here on."""
+def _roll(mt, trace, ev, removed, dice_c, dice_n):
+    """R-ROLL: colour dice first, each rng.choice of six faces (COLOUR_FACES: 0-5); the die out
+    of the game (``removed``) is not rolled. (events, colour dice, number dice)."""
+    nc = 2 if removed == 0 else 3
+    nn = 2 if removed == 1 else 3
+    for j in range(nc):
+        dice_c[j] = randbelow(mt, 6)
+    for j in range(nn):
+        dice_n[j] = NUMBER_FACES[randbelow(mt, 6)]
+    _sort(dice_c, nc)
+    _sort(dice_n, nn)
+    ev = _event(trace, ev, 0, dice_c[0], dice_c[1], dice_c[2] if nc == 3 else -1,
+                dice_n[0], dice_n[1], dice_n[2] if nn == 3 else -1, 0)
+    return ev, nc, nn
+
+
+@numba.njit(cache=True)
+def _after_active(t, g, V, st, h, ti, dice_c, nc, dice_n, nn, s, cdie, ndie, colour, policy, mt, trace, ev, res,
+                  left_c, left_n):
+    """The rest of turn ``ti`` (0-based) once its active seat has chosen (``s`` the cell set, or
+    -1 for a failed roll): that action, the passive seats' (``policy``), and the turn's end —
+    completions settled, M5's letters, failed rolls, C-GOAL-27 before the mission, the mission.
+    (events, end reason or -1)."""
     n = t.jokers.shape[0]
+    active = t.track[ti]
+    aside = ti >= 3 and n > 1
+    reason = -1
+    for j in range(3):
+        left_c[j] = dice_c[j]
+        left_n[j] = dice_n[j]
+    lc, ln = nc, nn
+    if s >= 0:
+        ev = _event(trace, ev, 1, active, cdie, ndie, colour, s, 0, 0)
+        _cross(t, st, active, s, colour, cdie, ndie)
+        V.dirty[active] = True
+        if aside:  # R-PASSIVE: the others pick from the dice left
+            for j in range(lc):
+                if left_c[j] == cdie:
+                    for q in range(j, lc - 1):
+                        left_c[q] = left_c[q + 1]
+                    break
+            lc -= 1
+            for j in range(ln):
+                if left_n[j] == ndie:
+                    for q in range(j, ln - 1):
+                        left_n[q] = left_n[q + 1]
+                    break
+            ln -= 1
+    else:  # C-FAIL (R-ACTIVE-PASS: the others pick from all dice)
+        ev = _event(trace, ev, 2, active, 0, 0, 0, 0, 0, 0)
+        st.failed[active] += 1
+        V.dirty[active] = True
+        if st.failed[active] >= t.boxes[active]:
+            reason = END_THIRD_FAIL
+    if reason < 0:
+        for k in range(1, n):  # the others, clockwise from the active seat
+            p = (active + k) % n
+            s, cdie, ndie, colour = _decide(t, g, V, st, h, p, left_c, lc, left_n, ln, policy, mt, p == active)
+            if s >= 0:
+                ev = _event(trace, ev, 1, p, cdie, ndie, colour, s, 0, 0)
+                _cross(t, st, p, s, colour, cdie, ndie)
+            else:
+                ev = _event(trace, ev, 2, p, 0, 0, 0, 0, 0, 0)
+                st.failed[p] += 1
+            V.dirty[p] = True
+            if s < 0 and st.failed[p] >= t.boxes[p]:
+                reason = END_THIRD_FAIL  # C-FAIL: the game ends the moment it is marked
+                break
+    claimed = st.sc[0]
+    _settle(t, st, n)
+    if st.sc[0] != claimed:  # every view values columns by the points still to be had
+        V.dirty[:] = True
+    if reason >= 0:
+        return ev, reason
+    # C-CHECK, rules version 2. M5: the active seat's completions, then the others', one letter each
+    seq_n = st.sc[1]
+    if seq_n < t.seq.shape[0] and st.newc[active, t.seq[seq_n]]:
+        res[R_SEQSEAT + seq_n] = active
+        seq_n += 1
+    if seq_n < t.seq.shape[0]:
+        c = t.seq[seq_n]
+        for p in range(n):
+            if p != active and st.newc[p, c]:
+                res[R_SEQSEAT + seq_n] = p
+                seq_n += 1
+                break
+    st.sc[1] = seq_n
+    for p in range(n):
+        if st.failed[p] >= t.boxes[p]:
+            return ev, END_THIRD_FAIL
+    if ti == 26:  # C-GOAL-27 before the mission
+        pts = _team_points(st, n)
+        for p in range(n):
+            pts += st.jl[p]
+        res[R_PTS27] = pts
+        if pts < t.goals[3]:
+            for p in range(n):
+                st.failed[p] += 1
+            for p in range(n):
+                if st.failed[p] >= t.boxes[p]:
+                    reason = END_GOAL_27
+            if reason >= 0:
+                return ev, reason
+    if _mission_complete(t, g, st, n, V.miss):
+        return ev, END_WON
+    return ev, -1
+
+
+@numba.njit(cache=True)
+def _strike_due(t, st, n):
+    """C-GOAL-10 after turn 10: "!" to strike by a split the team chooses (0 < amount < "!" left),
+    else -1 (nothing to strike, every "!", or the goal reached)."""
+    if _team_points(st, n) >= t.goals[0]:
+        return -1
+    left = 0
+    for p in range(n):
+        left += st.jl[p]
+    amount = min(t.goals[1], left)
+    return amount if 0 < amount < left else -1
+
+
+@numba.njit(cache=True)
+def _interim(t, g, st, ti, removed, policy, mt, trace, ev, res, per, split, die):
+    """The interim checks after turn ``ti`` (0-based) 9, 18 and 26 (C-GOAL-10/19, C-LOSE after
+    turn 27): the team's penalty decision by ``policy``, or the one given (``split[0]`` >= 0: the
+    "!" to strike per seat; ``die`` >= 0: the die to give up). (events, end reason or -1, the
+    removed die)."""
+    n = t.jokers.shape[0]
+    if ti == 9:
+        pts = _team_points(st, n)
+        res[R_PTS10] = pts
+        if pts < t.goals[0]:
+            left = 0
+            for p in range(n):
+                left += st.jl[p]
+            amount = min(t.goals[1], left)
+            res[R_AMT10] = amount
+            if amount >= left:
+                res[R_PEN10] = PEN_ALL
+                for p in range(n):
+                    st.jl[p] = 0
+            elif amount > 0:
+                res[R_PEN10] = PEN_SPLIT
+                per[:] = 0
+                if split[0] >= 0:
+                    for p in range(n):
+                        per[p] = split[p]
+                elif policy == 0:
+                    ways = np.zeros((n + 1, amount + 1), np.int64)
+                    _ways(st.jl, n, amount, ways)
+                    _nth_split(st.jl, n, amount, randbelow(mt, ways[0, amount]), per)
+                else:
+                    _even_split(st.jl, n, amount, per)
+                for p in range(n):
+                    st.jl[p] -= per[p]
+                    res[R_STRIKE + p] = per[p]
+                ev = _event(trace, ev, 3, per[0], per[1], per[2], per[3], per[4], per[5], 0)
+            else:
+                res[R_PEN10] = PEN_ZERO
+    elif ti == 18:
+        pts = _team_points(st, n)
+        res[R_PTS19] = pts
+        if pts < t.goals[2]:
+            if die >= 0:
+                removed = die
+            else:
+                removed = randbelow(mt, 2) if policy == 0 else g.remove_die[0]  # 0 colour, 1 number
+            res[R_REMOVED] = removed
+            ev = _event(trace, ev, 4, removed, 0, 0, 0, 0, 0, 0)
+    elif ti == 26:
+        return ev, END_LOST, removed
+    return ev, -1, removed
+
+
+@numba.njit(cache=True)
+def _start(t, g, st, V):
+    """Views and legal sets to be built again for the position in ``st``: the greedy's arrays."""
     st.lgdirty[:] = True
     V.dirty[:] = True
-    h = _hot(t, g, st, V)
     V.sig[:, :] = -1
-    miss = V.miss
-    per = np.zeros(MAX_SEATS, np.int64)
+    return _hot(t, g, st, V)
+
+
+@numba.njit(cache=True)
+def _loop(t, g, mt, policy, trace, res, st, V, h, first_turn, removed, left_c, left_n, per, dice_c, dice_n, no_split):
+    """The turns from ``first_turn`` (0-based, its roll due) to the end by ``policy`` (random,
+    largest or greedy). (events, end reason, the last turn played, 1-based)."""
     ev = 0
-    reason = -1
-    dice_c = np.zeros(3, np.int64)
-    dice_n = np.zeros(3, np.int64)
-    left_c = np.zeros(3, np.int64)
-    left_n = np.zeros(3, np.int64)
     turn = first_turn
     for ti in range(first_turn, 27):
         turn = ti + 1
         active = t.track[ti]
         st.newc[:, :] = False
         st.newcol[:, :] = False
-        nc = 2 if removed == 0 else 3
-        nn = 2 if removed == 1 else 3
-        for j in range(nc):  # R-ROLL: colour dice first, each rng.choice of six faces (COLOUR_FACES: 0-5)
-            dice_c[j] = randbelow(mt, 6)
-        for j in range(nn):
-            dice_n[j] = NUMBER_FACES[randbelow(mt, 6)]
-        _sort(dice_c, nc)
-        _sort(dice_n, nn)
-        ev = _event(trace, ev, 0, dice_c[0], dice_c[1], dice_c[2] if nc == 3 else -1,
-                    dice_n[0], dice_n[1], dice_n[2] if nn == 3 else -1, 0)
+        ev, nc, nn = _roll(mt, trace, ev, removed, dice_c, dice_n)
         # the active seat decides first (R-ORDER); from turn 4 on its dice are set aside (R-FIRST3, C-SOLO)
-        aside = ti >= 3 and n > 1
-        s, cdie, ndie, colour = _decide(t, g, V, st, h, active, dice_c, nc, dice_n, nn, policy, mt, aside)
-        for j in range(3):
-            left_c[j] = dice_c[j]
-            left_n[j] = dice_n[j]
-        lc, ln = nc, nn
-        if s >= 0:
-            ev = _event(trace, ev, 1, active, cdie, ndie, colour, s, 0, 0)
-            _cross(t, st, active, s, colour, cdie, ndie)
-            V.dirty[active] = True
-            if aside:  # R-PASSIVE: the others pick from the dice left
-                for j in range(lc):
-                    if left_c[j] == cdie:
-                        for q in range(j, lc - 1):
-                            left_c[q] = left_c[q + 1]
-                        break
-                lc -= 1
-                for j in range(ln):
-                    if left_n[j] == ndie:
-                        for q in range(j, ln - 1):
-                            left_n[q] = left_n[q + 1]
-                        break
-                ln -= 1
-        else:  # C-FAIL (R-ACTIVE-PASS: the others pick from all dice)
-            ev = _event(trace, ev, 2, active, 0, 0, 0, 0, 0, 0)
-            st.failed[active] += 1
-            V.dirty[active] = True
-            if st.failed[active] >= t.boxes[active]:
-                reason = END_THIRD_FAIL
-        if reason < 0:
-            for k in range(1, n):  # the others, clockwise from the active seat
-                p = (active + k) % n
-                s, cdie, ndie, colour = _decide(t, g, V, st, h, p, left_c, lc, left_n, ln, policy, mt, False)
-                if s >= 0:
-                    ev = _event(trace, ev, 1, p, cdie, ndie, colour, s, 0, 0)
-                    _cross(t, st, p, s, colour, cdie, ndie)
-                else:
-                    ev = _event(trace, ev, 2, p, 0, 0, 0, 0, 0, 0)
-                    st.failed[p] += 1
-                V.dirty[p] = True
-                if s < 0 and st.failed[p] >= t.boxes[p]:
-                    reason = END_THIRD_FAIL  # C-FAIL: the game ends the moment it is marked
-                    break
-        claimed = st.sc[0]
-        _settle(t, st, n)
-        if st.sc[0] != claimed:  # every view values columns by the points still to be had
-            V.dirty[:] = True
+        s, cdie, ndie, colour = _decide(t, g, V, st, h, active, dice_c, nc, dice_n, nn, policy, mt,
+                                        ti >= 3 and t.jokers.shape[0] > 1)
+        ev, reason = _after_active(t, g, V, st, h, ti, dice_c, nc, dice_n, nn, s, cdie, ndie, colour, policy, mt,
+                                   trace, ev, res, left_c, left_n)
         if reason >= 0:
-            break
-        # C-CHECK, rules version 2. M5: the active seat's completions, then the others', one letter each
-        seq_n = st.sc[1]
-        if seq_n < t.seq.shape[0] and st.newc[active, t.seq[seq_n]]:
-            res[R_SEQSEAT + seq_n] = active
-            seq_n += 1
-        if seq_n < t.seq.shape[0]:
-            c = t.seq[seq_n]
-            for p in range(n):
-                if p != active and st.newc[p, c]:
-                    res[R_SEQSEAT + seq_n] = p
-                    seq_n += 1
-                    break
-        st.sc[1] = seq_n
-        for p in range(n):
-            if st.failed[p] >= t.boxes[p]:
-                reason = END_THIRD_FAIL
+            return ev, reason, turn
+        ev, reason, removed = _interim(t, g, st, ti, removed, policy, mt, trace, ev, res, per, no_split, no_split[0])
         if reason >= 0:
-            break
-        if turn == 27:  # C-GOAL-27 before the mission
-            pts = _team_points(st, n)
-            for p in range(n):
-                pts += st.jl[p]
-            res[R_PTS27] = pts
-            if pts < t.goals[3]:
-                for p in range(n):
-                    st.failed[p] += 1
-                for p in range(n):
-                    if st.failed[p] >= t.boxes[p]:
-                        reason = END_GOAL_27
-                if reason >= 0:
-                    break
-        if _mission_complete(t, g, st, n, miss):
-            reason = END_WON
-            break
-        if turn == 10:
-            pts = _team_points(st, n)
-            res[R_PTS10] = pts
-            if pts < t.goals[0]:
-                left = 0
-                for p in range(n):
-                    left += st.jl[p]
-                amount = min(t.goals[1], left)
-                res[R_AMT10] = amount
-                if amount >= left:
-                    res[R_PEN10] = PEN_ALL
-                    for p in range(n):
-                        st.jl[p] = 0
-                elif amount > 0:
-                    res[R_PEN10] = PEN_SPLIT
-                    per[:] = 0
-                    if policy == 0:
-                        ways = np.zeros((n + 1, amount + 1), np.int64)
-                        _ways(st.jl, n, amount, ways)
-                        _nth_split(st.jl, n, amount, randbelow(mt, ways[0, amount]), per)
-                    else:
-                        _even_split(st.jl, n, amount, per)
-                    for p in range(n):
-                        st.jl[p] -= per[p]
-                        res[R_STRIKE + p] = per[p]
-                    ev = _event(trace, ev, 3, per[0], per[1], per[2], per[3], per[4], per[5], 0)
-                else:
-                    res[R_PEN10] = PEN_ZERO
-        elif turn == 19:
-            pts = _team_points(st, n)
-            res[R_PTS19] = pts
-            if pts < t.goals[2]:
-                removed = randbelow(mt, 2) if policy == 0 else g.remove_die[0]  # 0 colour, 1 number
-                res[R_REMOVED] = removed
-                ev = _event(trace, ev, 4, removed, 0, 0, 0, 0, 0, 0)
-        elif turn == 27:
-            reason = END_LOST
-            break
+            return ev, reason, turn
+    return ev, END_LOST, turn
+
+
+@numba.njit(cache=True)
+def _finish(t, g, st, V, res, reason, turn, ev):
+    """The result row's end: won, why it ended, the turn, the team's points, letters, events, the
+    mission, per seat failed rolls and "!" left."""
+    n = t.jokers.shape[0]
     res[R_WON] = 1 if reason == END_WON else 0
     res[R_REASON] = reason
     res[R_TURNS] = turn
     res[R_TEAM] = _team_points(st, n)
     res[R_SEQ] = st.sc[1]
     res[R_EVENTS] = ev
-    res[R_MISSION] = 1 if _mission_complete(t, g, st, n, miss) else 0
+    res[R_MISSION] = 1 if _mission_complete(t, g, st, n, V.miss) else 0
     for p in range(n):
         res[R_FAILED + p] = st.failed[p]
         res[R_JOKERS + p] = st.jl[p]
+
+
+@numba.njit(cache=True)
+def _value(t, g, st, n, reason, turn, miss):
+    """:func:`nochmal.bots.coop_weights.coop_rollout_value` of a finished game (``turn`` the last
+    one played, 1-based): 1 and a bit for the turns to spare for a win, else half the share of
+    the mission done and a little for the turns survived — the same operations in the same order."""
+    ri = turn - 1  # the engine's roll_index at the end
+    if reason == END_WON:
+        return 1.0 + (27 - ri) / 270.0
+    m = t.req_kind.shape[0]
+    total = 0.0
+    for r in range(m):
+        have, need = _counts(t, g, st, n, r, miss)
+        total += min(have, need) / need if need else 1.0
+    return 0.5 * (total / m) + 0.01 * min(ri, 27) / 27
+
+
+class _Planner(NamedTuple):
+    """The planner's scratch: a rollout's position, views, result row and generator, and per
+    decision its candidates and their rollout values."""
+
+    st: _State
+    V: _Views
+    res: np.ndarray
+    mt: np.ndarray
+    trace: np.ndarray  # no rows: rollouts are not traced
+    cand: np.ndarray  # [candidate, 4 + MAX_SEATS]: cell set (-1 failed roll), colour die, number die, colour | split
+    cval: np.ndarray  # [candidate]: greedy's value of it (the team choice's order)
+    vals: np.ndarray  # [candidate, rollout]
+    left_c: np.ndarray
+    left_n: np.ndarray
+    per: np.ndarray
+    dice_c: np.ndarray
+    dice_n: np.ndarray
+    split: np.ndarray  # a split to play (MAX_SEATS)
+    no_split: np.ndarray  # [-1]: none given
+    greedy: np.ndarray  # [POLICY_GREEDY]
+    kinds: np.ndarray  # [0, 1, 2]: the decisions planned (see _rollout)
+
+
+MAX_CANDIDATES = 16  # 9 dice pairs and the failed roll; a split's candidates (PLAN_CANDIDATES at most)
+PLAN_ROLLOUTS, PLAN_CANDIDATES, PLAN_Z, PLAN_FLOOR2 = 0, 1, 2, 3  # the plan parameters (run_games' ``plan``)
+
+
+@numba.njit(cache=True)
+def _new_planner(t, g, rollouts):
+    return _Planner(_new_state(t), _new_views(t, g), np.zeros(R_SIZE, np.int64), np.zeros(625, np.int64),
+                    np.zeros((0, EVENT_WIDTH), np.int64), np.zeros((MAX_CANDIDATES, 4 + MAX_SEATS), np.int64),
+                    np.zeros(MAX_CANDIDATES), np.zeros((MAX_CANDIDATES, max(rollouts, 1))), np.zeros(3, np.int64),
+                    np.zeros(3, np.int64), np.zeros(MAX_SEATS, np.int64), np.zeros(3, np.int64),
+                    np.zeros(3, np.int64), np.zeros(MAX_SEATS, np.int64), np.full(1, -1, np.int64),
+                    np.full(1, POLICY_GREEDY, np.int64), np.arange(3, dtype=np.int64))
+
+
+@numba.njit(cache=True)
+def _copy_state(src, dst):
+    dst.crossed[:, :] = src.crossed
+    dst.touch[:, :] = src.touch
+    dst.col_n[:, :] = src.col_n
+    dst.colour_n[:, :] = src.colour_n
+    dst.row_n[:, :] = src.row_n
+    dst.jl[:] = src.jl
+    dst.failed[:] = src.failed
+    dst.col_pts[:, :] = src.col_pts
+    dst.colour_done[:, :] = src.colour_done
+    dst.newc[:, :] = src.newc
+    dst.newcol[:, :] = src.newcol
+    dst.sc[:] = src.sc
+
+
+@numba.njit(cache=True)
+def _choose(P, m, k, plan):
+    """:func:`nochmal.bots.planner._ranked`: the candidate with the best mean of its ``k`` rollout
+    values (ties: the first), unless it is not candidate 0 (greedy's choice) and does not beat it
+    rollout for rollout by ``plan[PLAN_Z]`` standard errors of the paired differences
+    (:func:`nochmal.bots.planner._clearly_better`, the margin 0). The same sums in the same order."""
+    best, best_mean, mean0 = 0, 0.0, 0.0
+    for j in range(m):
+        tot = 0.0
+        for q in range(k):
+            tot += P.vals[j, q]
+        mean = tot / k
+        if j == 0:
+            mean0 = mean
+        if j == 0 or mean > best_mean:
+            best, best_mean = j, mean
+    if best == 0:
+        return 0
+    if best_mean - mean0 < 0.0 or k < 2:
+        return 0
+    dsum = 0.0
+    dsq = 0.0
+    for q in range(k):
+        dsum += P.vals[best, q] - P.vals[0, q]
+    for q in range(k):
+        diff = P.vals[best, q] - P.vals[0, q]
+        dsq += diff * diff
+    d = dsum / k
+    var = max(plan[PLAN_FLOOR2], (dsq - k * d * d) / (k - 1))
+    return best if d > plan[PLAN_Z] * np.sqrt(var / k) else 0
+
+
+@numba.njit(cache=True, inline="always")
+def _rollout(t, g, P, h2, st, res, ti, removed, kind, j, seed, dice_c, nc, dice_n, nn):
+    """One rollout of candidate ``j`` (``kind`` 0: the active seat's choice in turn ``ti``, 1: a
+    C-GOAL-10 split, 2: the C-GOAL-19 die) from the position ``st`` / ``res``: the candidate, the
+    rest of its turn by greedy, then greedy with ``random.Random(seed)``'s dice to the end
+    (:func:`nochmal.bots.planner.compiled_rollout_ends`). Its value (:func:`_value`)."""
+    n = t.jokers.shape[0]
+    s2 = P.st
+    _copy_state(st, s2)
+    P.res[:] = res
+    _start(t, g, s2, P.V)
+    c = P.cand[j]
+    # numba compiles a function once per literal value it is handed (a constant policy, decision
+    # kind or event count would compile everything below it again): these are read from arrays
+    greedy = P.greedy[0]
+    none = P.no_split[0]
+    ev = P.kinds[0]
+    reason = -1
+    rem = removed
+    if kind == 0:
+        ev, reason = _after_active(t, g, P.V, s2, h2, ti, dice_c, nc, dice_n, nn, c[0], c[1], c[2], c[3],
+                                   greedy, P.mt, P.trace, ev, P.res, P.left_c, P.left_n)
+        if reason < 0:
+            ev, reason, rem = _interim(t, g, s2, ti, rem, greedy, P.mt, P.trace, ev, P.res, P.per, P.no_split, none)
+    elif kind == 1:
+        for p in range(MAX_SEATS):
+            P.split[p] = c[4 + p]
+        ev, reason, rem = _interim(t, g, s2, ti, rem, greedy, P.mt, P.trace, ev, P.res, P.per, P.split, none)
+    else:
+        ev, reason, rem = _interim(t, g, s2, ti, rem, greedy, P.mt, P.trace, ev, P.res, P.per, P.no_split, c[0])
+    turn = ti + 1
+    if reason < 0:
+        mt_seed(seed, P.mt)
+        ev, reason, turn = _loop(t, g, P.mt, greedy, P.trace, P.res, s2, P.V, h2, ti + 1, rem, P.left_c, P.left_n,
+                                 P.per, P.dice_c, P.dice_n, P.no_split)
+    return _value(t, g, s2, n, reason, turn, P.V.miss)
+
+
+@numba.njit(cache=True, inline="always")
+def _plan(t, g, P, h2, st, res, ti, removed, kind, m, mt, plan, dice_c, nc, dice_n, nn):
+    """Roll each of the ``m`` candidates in ``P.cand`` out ``plan[PLAN_ROLLOUTS]`` times with the
+    same dice (seeds ``base`` + k, ``base`` the game stream's next 32 bits, as
+    ``rng.getrandbits(32)``); the chosen one's index (:func:`_choose`)."""
+    if m == 1:
+        return 0
+    k = int(plan[PLAN_ROLLOUTS])
+    base = _mt_u32(mt)
+    for q in range(k):
+        for j in range(m):
+            P.vals[j, q] = _rollout(t, g, P, h2, st, res, ti, removed, kind, j, base + q, dice_c, nc, dice_n, nn)
+    return _choose(P, m, k, plan)
+
+
+@numba.njit(cache=True)
+def _active_candidates(t, g, V, st, h, P, n, active, cf, nc, nf, nn, k):
+    """:func:`nochmal.bots.planner.team_candidates` for the active seat: every distinct dice pair
+    with the seat's best move for it, valued as :func:`_team_choice` values it, best first (ties:
+    the dice pairs' order, the failed roll last); the first ``k``, and the failed roll if it is
+    not among them. Their number."""
+    _refresh(t, g, V, st, n)
+    for p in range(n):
+        _legal(t, st, p)
+        if V.dirty[p]:
+            _view(t, g, V, st, p, n)
+    one_c = np.zeros(1, np.int64)
+    one_n = np.zeros(1, np.int64)
+    left_c = np.zeros(3, np.int64)
+    left_n = np.zeros(3, np.int64)
+    m = 0
+    prev_c = -1
+    for ci in range(nc):
+        cdie = cf[ci]
+        if cdie == prev_c:
+            continue
+        prev_c = cdie
+        prev_n = -1
+        for ni in range(nn):
+            ndie = nf[ni]
+            if ndie == prev_n:
+                continue
+            prev_n = ndie
+            one_c[0] = cdie
+            one_n[0] = ndie
+            own_v, s, oc, on, ocol = _best(h, active, one_c, one_c.shape[0], one_n, one_n.shape[0])
+            if s < 0:
+                continue
+            q = 0
+            for j in range(nc):
+                if j != ci:
+                    left_c[q] = cf[j]
+                    q += 1
+            q = 0
+            for j in range(nn):
+                if j != ni:
+                    left_n[q] = nf[j]
+                    q += 1
+            P.cval[m] = own_v + _others_value(h, n, active, left_c, nc - 1, left_n, nn - 1)
+            P.cand[m, 0], P.cand[m, 1], P.cand[m, 2], P.cand[m, 3] = s, oc, on, ocol
+            m += 1
+    P.cval[m] = -V.vf[active, F_FAIL] + _others_value(h, n, active, cf, nc, nf, nn)
+    P.cand[m, 0], P.cand[m, 1], P.cand[m, 2], P.cand[m, 3] = -1, -1, -1, -1
+    m += 1
+    for i in range(1, m):  # stable insertion sort, best value first
+        j = i
+        while j > 0 and P.cval[j - 1] < P.cval[j]:
+            v = P.cval[j - 1]
+            P.cval[j - 1] = P.cval[j]
+            P.cval[j] = v
+            for c in range(4):
+                x = P.cand[j - 1, c]
+                P.cand[j - 1, c] = P.cand[j, c]
+                P.cand[j, c] = x
+            j -= 1
+    if m <= k:
+        return m
+    for j in range(k):
+        if P.cand[j, 0] < 0:
+            return k
+    for j in range(k, m):  # the failed roll after the first k
+        if P.cand[j, 0] < 0:
+            for c in range(4):
+                P.cand[k, c] = P.cand[j, c]
+    return k + 1
+
+
+@numba.njit(cache=True)
+def _split_candidates(t, P, st, n, amount, k):
+    """:func:`nochmal.bots.planner.team_candidates` for C-GOAL-10: greedy's split (the most even,
+    :func:`_even_split`) first, then the splits in the engine's order, the most even first
+    (:func:`nochmal.bots.planner._decision_alternatives`), ``k`` in all at most. Their number."""
+    own = np.zeros(MAX_SEATS, np.int64)
+    _even_split(st.jl, n, amount, own)
+    P.cand[0, :] = 0
+    for p in range(n):
+        P.cand[0, 4 + p] = own[p]
+    ways = np.zeros((n + 1, amount + 1), np.int64)
+    _ways(st.jl, n, amount, ways)
+    total = ways[0, amount]
+    per = np.zeros(MAX_SEATS, np.int64)
+    top = 0
+    for p in range(n):
+        top = max(top, st.jl[p])
+    m = 1
+    for spread in range(top + 1):
+        for idx in range(total):
+            if m >= k:
+                return m
+            per[:] = 0
+            _nth_split(st.jl, n, amount, idx, per)
+            lo, hi, same = 1 << 30, -1, True
+            for p in range(n):
+                after = st.jl[p] - per[p]
+                lo = min(lo, after)
+                hi = max(hi, after)
+                if per[p] != own[p]:
+                    same = False
+            if hi - lo != spread or same:
+                continue
+            P.cand[m, :] = 0
+            for p in range(n):
+                P.cand[m, 4 + p] = per[p]
+            m += 1
+    return m
+
+
+@numba.njit(cache=True, inline="always")
+def _loop_planned(t, g, mt, trace, res, st, V, h, first_turn, removed, left_c, left_n, per, dice_c, dice_n,
+                  no_split, P, plan):
+    """:func:`_loop` with the planner (:func:`nochmal.bots.planner.plan` with compiled rollouts): the
+    active seat's team choice from turn 4 on (every choice with one seat) and the team's penalty
+    decisions by rollouts; the passive seats and the first three turns' choices by greedy."""
+    n = t.jokers.shape[0]
+    k = int(plan[PLAN_CANDIDATES])
+    greedy = P.greedy[0]
+    h2 = _hot(t, g, P.st, P.V)
+    ev = 0
+    turn = first_turn
+    for ti in range(first_turn, 27):
+        turn = ti + 1
+        active = t.track[ti]
+        st.newc[:, :] = False
+        st.newcol[:, :] = False
+        ev, nc, nn = _roll(mt, trace, ev, removed, dice_c, dice_n)
+        if ti >= 3 or n == 1:
+            kind = P.kinds[0]
+            m = _active_candidates(t, g, V, st, h, P, n, active, dice_c, nc, dice_n, nn, k)
+            j = _plan(t, g, P, h2, st, res, ti, removed, kind, m, mt, plan, dice_c, nc, dice_n, nn)
+            s, cdie, ndie, colour = P.cand[j, 0], P.cand[j, 1], P.cand[j, 2], P.cand[j, 3]
+        else:
+            s, cdie, ndie, colour = _decide(t, g, V, st, h, active, dice_c, nc, dice_n, nn, greedy, mt,
+                                            ti >= 3 and n > 1)
+        ev, reason = _after_active(t, g, V, st, h, ti, dice_c, nc, dice_n, nn, s, cdie, ndie, colour, greedy,
+                                   mt, trace, ev, res, left_c, left_n)
+        if reason >= 0:
+            return ev, reason, turn
+        split = no_split
+        die = no_split[0]
+        if ti == 9:
+            amount = _strike_due(t, st, n)
+            if amount > 0:
+                kind = P.kinds[1]
+                m = _split_candidates(t, P, st, n, amount, k)
+                j = _plan(t, g, P, h2, st, res, ti, removed, kind, m, mt, plan, dice_c, nc, dice_n, nn)
+                split = P.split
+                for p in range(MAX_SEATS):
+                    split[p] = P.cand[j, 4 + p]
+        elif ti == 18 and _team_points(st, n) < t.goals[2]:
+            kind = P.kinds[2]
+            m = P.kinds[2]  # two candidates
+            P.cand[0, 0] = g.remove_die[0]
+            P.cand[1, 0] = 1 - g.remove_die[0]
+            die = P.cand[_plan(t, g, P, h2, st, res, ti, removed, kind, m, mt, plan, dice_c, nc, dice_n, nn), 0]
+        ev, reason, removed = _interim(t, g, st, ti, removed, greedy, mt, trace, ev, res, per, split, die)
+        if reason >= 0:
+            return ev, reason, turn
+    return ev, END_LOST, turn
+
+
+@numba.njit(cache=True, inline="always")
+def play_from(t, g, mt, policy, trace, res, st, V, first_turn, removed, P, plan):
+    """Play on from the start of turn ``first_turn + 1`` (0-based ``first_turn``, its roll not
+    made yet) to the end: the position is in ``st`` (crossed cells and what follows from them,
+    "!" left, failed rolls, settled columns and colours, ``sc``: claimed columns and letters
+    counted), what happened before in ``res`` (the checks run, the penalty, the letters' seats,
+    ``R_REMOVED``) and ``removed`` the die out of the game (-1 none, 0 colour, 1 number). The
+    seats' legal sets and views are built again. The trace and ``R_EVENTS`` count the actions
+    from here on. The planner (``POLICY_PLANNER``) uses ``P`` and ``plan``."""
+    h = _start(t, g, st, V)
+    left_c = np.zeros(3, np.int64)
+    left_n = np.zeros(3, np.int64)
+    per = np.zeros(MAX_SEATS, np.int64)
+    dice_c = np.zeros(3, np.int64)
+    dice_n = np.zeros(3, np.int64)
+    no_split = np.full(1, -1, np.int64)
+    if policy == POLICY_PLANNER:
+        ev, reason, turn = _loop_planned(t, g, mt, trace, res, st, V, h, first_turn, removed, left_c, left_n, per,
+                                         dice_c, dice_n, no_split, P, plan)
+    else:
+        ev, reason, turn = _loop(t, g, mt, policy, trace, res, st, V, h, first_turn, removed, left_c, left_n, per,
+                                 dice_c, dice_n, no_split)
+    _finish(t, g, st, V, res, reason, turn, ev)
 
 
 @numba.njit(cache=True)
@@ -1455,7 +1869,7 @@ def _load(t, st, crossed, jl, failed, col_pts, colour_done, sc):
 
 @numba.njit(cache=True, nogil=True)
 def run_games(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, first_turn, removed, seeds, mts, policy,
-              trace, out, ends, lo, hi):
+              plan, trace, out, ends, lo, hi):
     """Games ``lo``..``hi``, each into its row of ``out`` (the R_* rows): the one compiled entry
     point (every other way in would be compiled again, for a minute, on a fresh machine).
 
@@ -1464,10 +1878,12 @@ def run_games(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, first_t
     with ``first_turn`` < 0 from the empty sheets; its dice are ``random.Random(seeds[k])``'s,
     or (``mts`` not empty) those of the generator state ``mts[k]`` (:func:`mt_state`). With
     ``ends`` not empty also each game's end position (:func:`_write_end`); the trace is written
-    if it has rows (then one game). Releases the GIL: threads may each run a part."""
+    if it has rows (then one game). ``plan``: the planner's settings (``PLAN_*``). Releases the
+    GIL: threads may each run a part."""
     mt = np.zeros(625, np.int64)
     st = _new_state(t)
     V = _new_views(t, g)
+    P = _new_planner(t, g, int(plan[PLAN_ROLLOUTS]) if policy == POLICY_PLANNER else 1)
     n = t.jokers.shape[0]
     for k in range(lo, hi):
         if first_turn < 0:
@@ -1479,7 +1895,7 @@ def run_games(t, g, crossed, jl, failed, col_pts, colour_done, sc, res0, first_t
             mt[:] = mts[k]
         else:
             mt_seed(seeds[k], mt)
-        play_from(t, g, mt, policy, trace, out[k], st, V, max(first_turn, 0), removed)
+        play_from(t, g, mt, policy, trace, out[k], st, V, max(first_turn, 0), removed, P, plan)
         if ends.shape[0] > 0:
             _write_end(st, n, ends[k])
 
@@ -1499,8 +1915,14 @@ def largest_policy(state, rng: random.Random):
     return best
 
 
-def python_policy(name: str):
-    """The Python policy that drives the engine as the kernel's policy ``name`` plays."""
+def python_policy(name: str, cfg=None):
+    """The Python policy that drives the engine as the kernel's policy ``name`` plays (``cfg``:
+    the planner's settings, :func:`plan_params`)."""
+    if name == "planner":
+        from nochmal.bots.planner import PLANNER_CONFIGS, make_planner
+
+        plan_params(cfg)  # the compiled planner plays these settings
+        return make_planner(cfg or PLANNER_CONFIGS["coop"])
     if name == "random":
         from nochmal.bots.policies import random_policy
 
@@ -1566,12 +1988,13 @@ def engine_record(game, state) -> GameRecord:
     return GameRecord(rows, outcome)
 
 
-def kernel_record(game, seed: int, policy: str) -> GameRecord:
-    """Play ``game`` in the kernel from ``random.Random(seed)``; its record."""
+def kernel_record(game, seed: int, policy: str, cfg=None) -> GameRecord:
+    """Play ``game`` in the kernel from ``random.Random(seed)``; its record (``cfg``: the
+    planner's settings)."""
     t = coop_tables(game).arrays
     n = game.n_seats
     trace = np.zeros((MAX_EVENTS, EVENT_WIDTH), np.int64)
-    rows, ends = _run(game, None, np.array([abs(seed)], np.int64), None, policy, trace=trace)
+    rows, ends = _run(game, None, np.array([abs(seed)], np.int64), None, policy, trace=trace, cfg=cfg)
     res, end = rows[0], ends[0]
     crossed = end[:, :N_CELLS] > 0
     col_pts = end[:, N_CELLS:N_CELLS + N_COLS]
@@ -1601,12 +2024,12 @@ def kernel_record(game, seed: int, policy: str) -> GameRecord:
     return GameRecord(rows, outcome)
 
 
-def reference_state(game, seed: int, policy: str):
+def reference_state(game, seed: int, policy: str, cfg=None):
     """The finished engine game (:func:`nochmal.engine.game.play` from ``random.Random(seed)``)
     with the Python form of ``policy``."""
     from nochmal.engine.game import play
 
-    return play(game.new_state(), python_policy(policy), random.Random(seed))
+    return play(game.new_state(), python_policy(policy, cfg), random.Random(seed))
 
 
 def reference_history(game, seed: int, policy: str) -> list:
@@ -1614,9 +2037,9 @@ def reference_history(game, seed: int, policy: str) -> list:
     return reference_state(game, seed, policy).history
 
 
-def reference_record(game, seed: int, policy: str) -> GameRecord:
+def reference_record(game, seed: int, policy: str, cfg=None) -> GameRecord:
     """The record of :func:`reference_state`'s game."""
-    return engine_record(game, reference_state(game, seed, policy))
+    return engine_record(game, reference_state(game, seed, policy, cfg))
 
 
 def _seeds(seeds) -> np.ndarray:
@@ -1626,11 +2049,26 @@ def _seeds(seeds) -> np.ndarray:
     return np.array(seeds, np.int64)
 
 
-def _run(game, pos, seeds, mts, policy: str, threads: int = 1, trace=None, ends: bool = True):
+def plan_params(cfg=None) -> np.ndarray:
+    """The planner's settings as :func:`run_games` reads them (``PLAN_*``) from a
+    :class:`nochmal.bots.planner.PlannerConfig` (None: the co-op planner's) that the compiled
+    planner plays: rollouts to the end for every candidate (no work cap, no halving, no margin),
+    greedy's choice kept unless the paired test says otherwise."""
+    from nochmal.bots import planner
+
+    cfg = cfg or planner.PLANNER_CONFIGS["coop"]
+    if not (cfg.active_only and cfg.switch_z is not None and cfg.horizon is None and cfg.budget_s is None
+            and cfg.margin == 0.0 and cfg.rollouts >= 1 and 1 <= cfg.candidates < MAX_CANDIDATES):
+        raise ValueError(f"the compiled co-op planner does not play {cfg}")
+    return np.array([cfg.rollouts, cfg.candidates, cfg.switch_z, planner.SWITCH_SD_FLOOR ** 2], np.float64)
+
+
+def _run(game, pos, seeds, mts, policy: str, threads: int = 1, trace=None, ends: bool = True, cfg=None):
     """:func:`run_games` for ``game`` from ``pos`` (:func:`position`; None: a new game), one game
     per seed or per generator state in ``mts``, on ``threads`` threads: (rows, end positions;
-    none without ``ends``)."""
+    none without ``ends``). ``cfg``: the planner's settings (:func:`plan_params`)."""
     tables = coop_tables(game)
+    plan = plan_params(cfg) if policy == "planner" else np.zeros(4, np.float64)
     n = game.n_seats
     if pos is None:
         pos = (np.zeros((n, N_CELLS), np.bool_), np.zeros(n, np.int64), np.zeros(n, np.int64),
@@ -1645,7 +2083,7 @@ def _run(game, pos, seeds, mts, policy: str, threads: int = 1, trace=None, ends:
         trace = np.zeros((0, EVENT_WIDTH), np.int64)
 
     def part(lo: int, hi: int) -> None:
-        run_games(tables.arrays, tables.greedy, *pos, seeds, mts, POLICIES[policy], trace, out, end_pos, lo, hi)
+        run_games(tables.arrays, tables.greedy, *pos, seeds, mts, POLICIES[policy], plan, trace, out, end_pos, lo, hi)
 
     threads = max(1, min(threads, games))
     if threads == 1:
@@ -1659,10 +2097,11 @@ def _run(game, pos, seeds, mts, policy: str, threads: int = 1, trace=None, ends:
     return out, end_pos
 
 
-def play_many(game, seeds, policy: str = "random", threads: int = 1, ends: bool = False):
+def play_many(game, seeds, policy: str = "random", threads: int = 1, ends: bool = False, cfg=None):
     """The R_* rows of one kernel game per seed (no traces: for sweeps and timing), on
-    ``threads`` threads; with ``ends`` also the end positions (rows, ends)."""
-    rows, out_ends = _run(game, None, _seeds(seeds), None, policy, threads, ends=ends)
+    ``threads`` threads; with ``ends`` also the end positions (rows, ends). ``cfg``: the
+    planner's settings (:func:`plan_params`)."""
+    rows, out_ends = _run(game, None, _seeds(seeds), None, policy, threads, ends=ends, cfg=cfg)
     return (rows, out_ends) if ends else rows
 
 

@@ -92,6 +92,19 @@ PLANNER_CONFIGS = {
     "coop": PlannerConfig(candidates=6, rollouts=COOP_COMPILED_ROLLOUTS, switch_z=1.25, active_only=True, compiled=True),
 }
 
+#: the co-op planner of the analytics (``nochmal simulate``, ``nochmal sweep``): the same planner with 8
+#: rollouts a candidate instead of 80, so 6,000 games (5 missions x 6 player counts x 200) fit in half an
+#: hour on a 2-core machine. It plays in compiled code (:mod:`nochmal.bots.coop_kernel`, the same
+#: decisions as :func:`plan` with these settings; measured in docs/bots.md)
+ANALYTICS_COOP = PlannerConfig(candidates=6, rollouts=8, switch_z=1.25, active_only=True, compiled=True)
+
+
+def analytics_planner(game):
+    """The planner the analytics play ``game`` with (co-op: :data:`ANALYTICS_COOP`; else the
+    mode's own, :data:`PLANNER_CONFIGS`)."""
+    return make_planner(ANALYTICS_COOP if game.cooperative else None)
+
+
 #: the co-op planner in Python, before the compiled rollouts (for comparisons: ``PLANNER_CONFIGS_PYTHON``)
 COOP_PYTHON = PlannerConfig(candidates=6, rollouts=24, work=COOP_PLAN_WORK, switch_z=1.25, active_only=True)
 
@@ -114,6 +127,13 @@ def team_candidates(state, seat: int, k: int, rng: random.Random) -> list:
     return cands
 
 
+def _one_seat_coop(state, seat: int) -> bool:
+    """A co-op game with one seat: its candidates are those of a team choice (one per dice pair,
+    the seat's best move for it, and the failed roll), as the compiled planner has them."""
+    game = state.game
+    return game.cooperative and game.n_seats == 1 and seat == 0 and state.phase == "active"
+
+
 def rest_of_turn(state, action, seat: int):
     """A clone of ``state`` (history empty) with ``action`` made by ``seat`` (-1: the team) and
     the rest of that turn played by greedy: at the next roll, or over."""
@@ -131,7 +151,7 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     cfg = cfg or planner_config(state.game)
     if seat is None:
         seat = state.current_player()
-    if seat < 0 or team_choosing(state, seat):
+    if seat < 0 or team_choosing(state, seat) or _one_seat_coop(state, seat):
         cands = team_candidates(state, seat, cfg.candidates, rng)
         seat_for_value = max(seat, 0)
     else:
