@@ -15,6 +15,11 @@ greedy_decision_us
 planner_decision_s, planner_solo_decision_s
     median seconds of one planner decision on mid-game 6-seat co-op positions, and over whole
     solo games (each mode with its own settings, ``nochmal.bots.planner.PLANNER_CONFIGS``).
+coop_planner_game_s
+    mean seconds of one whole co-op game of the analytics' planner in compiled code
+    (``nochmal.bots.planner.ANALYTICS_COOP``) on one core, over every mission and 1-6 seats,
+    two seeded games each (quick: mission 2 with 1 and 6 seats, one game each): a planner sweep
+    of 6,000 games takes about 6,000 x this / the cores.
 """
 
 from __future__ import annotations
@@ -140,7 +145,25 @@ def bench_bots(quick: bool = False) -> dict:
     for k in range(1 if quick else 3):
         stimes += _decision_times(SoloGame(["standard"]).new_state(), planner_policy, random.Random(100 + k))
     out["planner_solo_decision_s"] = round(statistics.median(stimes), 3)
+    cells = [(2, 1), (2, 6)] if quick else [(m, n) for m in range(1, 6) for n in range(1, 7)]
+    out["coop_planner_game_s"] = _coop_planner_game_s(cells, 1 if quick else 2)
     return out
+
+
+def _coop_planner_game_s(cells, games: int) -> float:
+    """``coop_planner_game_s`` over ``cells`` (mission, seats), ``games`` each (the kernel
+    compiled first, not timed)."""
+    from nochmal.bots import coop_kernel as ck
+    from nochmal.bots.planner import ANALYTICS_COOP
+
+    ck.warm()
+    total = 0.0
+    for mission, seats in cells:
+        game = CoopGame.create(seats, mission)
+        t0 = time.perf_counter()
+        ck.play_many(game, range(700, 700 + games), "planner", cfg=ANALYTICS_COOP)
+        total += time.perf_counter() - t0
+    return round(total / (len(cells) * games), 3)
 
 
 def bench_scan(n: int = 13, seed: int = 20) -> dict:

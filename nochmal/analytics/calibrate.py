@@ -35,6 +35,8 @@ MAX_COUNT = {"colours": 5, "rows": 7}
 #: games played again for each higher count: the cell's first seeds (a 95 % interval of about
 #: ±5 points; a whole 1,000-game cell would make the report take half a minute)
 REPLAY_GAMES = 300
+#: threads the games played again run on (the compiled game releases the GIL)
+REPLAY_THREADS = 2
 
 
 def pct(share: float) -> str:
@@ -115,9 +117,11 @@ def estimate_counts(sub, mission, tab, counted_index: int) -> dict[int, float]:
 
 def played_rates(policy: str, players: int, mission, key: str, counts, seeds, tab, target: float) -> dict[int, float]:
     """Win rates with the tableau's ``key`` set to each of ``counts`` in turn (rising), the games
-    of ``seeds`` played again in the compiled co-op game by ``policy`` (greedy where the compiled
-    game does not play it); stops after the first count whose rate is at or below ``target``."""
+    of ``seeds`` played again in the compiled co-op game by ``policy`` (the planner with the
+    analytics' settings, as in the sweeps; greedy where the compiled game does not play it);
+    stops after the first count whose rate is at or below ``target``."""
     from nochmal.bots import coop_kernel as ck
+    from nochmal.bots.planner import ANALYTICS_COOP
     from nochmal.engine.coop import CoopGame
 
     rates = {}
@@ -126,7 +130,7 @@ def played_rates(policy: str, players: int, mission, key: str, counts, seeds, ta
         data[key] = {"value": int(k), "provenance": "derived"}
         game = CoopGame.create(players, mission.id, tableau=tableau_from_data(data))
         pol = policy if ck.kernel_plays(game, policy) else "greedy"
-        rows = ck.play_many(game, seeds, pol)
+        rows = ck.play_many(game, seeds, pol, threads=REPLAY_THREADS, cfg=ANALYTICS_COOP)
         rates[int(k)] = float(rows[:, ck.R_WON].mean())
         if rates[int(k)] <= target:
             break

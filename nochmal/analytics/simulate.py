@@ -34,25 +34,37 @@ def make_game(mode: str, players: int | None = None, mission: int | None = None,
     return cls.create(players, sheets=sheets, mission=mission, tableau=tableau)
 
 
+def analytics_policy(game, policy: str):
+    """The bot ``policy`` names in simulations: :func:`nochmal.bots.policies.get_policy`'s, but the
+    planner with the analytics' settings (:func:`nochmal.bots.planner.analytics_planner`)."""
+    if policy == "planner":
+        from nochmal.bots.planner import analytics_planner
+
+        return analytics_planner(game)
+    return get_policy(policy)
+
+
 def play_one(mode: str, policy: str, seed: int, players: int | None = None, mission: int | None = None,
              sheets=None, tableau=None, cells: bool = False) -> dict:
     """Play one game; a flat, JSON-friendly row describing it."""
     game = make_game(mode, players, mission, sheets, tableau)
-    st = play(game.new_state(), get_policy(policy), random.Random(seed))
+    st = play(game.new_state(), analytics_policy(game, policy), random.Random(seed))
     return game_row(mode, policy, seed, game, st, cells)
 
 
 def play_games(mode: str, policy: str, seeds: list[int], players: int | None = None, mission: int | None = None,
                sheets=None, tableau=None, cells: bool = False) -> list[dict]:
     """:func:`play_one` for each of ``seeds`` (the same rows): a co-op game that the compiled
-    game plays as the engine does (:func:`nochmal.bots.coop_kernel.kernel_plays`, the random and
-    the greedy bot) is played there, all seeds in one call; the rest game by game."""
+    game plays as the engine does (:func:`nochmal.bots.coop_kernel.kernel_plays`: the random and
+    the greedy bot, the planner) is played there, all seeds in one call; the rest game by game."""
     game = make_game(mode, players, mission, sheets, tableau)
-    if game.has_mission and policy in ("random", "greedy") and seeds and all(0 <= s < 2**63 for s in seeds):
+    if (game.has_mission and policy in ("random", "greedy", "planner") and seeds
+            and all(0 <= s < 2**63 for s in seeds)):
         from nochmal.bots import coop_kernel as ck
+        from nochmal.bots.planner import ANALYTICS_COOP
 
         if ck.kernel_plays(game, policy):
-            rows, ends = ck.play_many(game, seeds, policy, ends=True)
+            rows, ends = ck.play_many(game, seeds, policy, ends=True, cfg=ANALYTICS_COOP)
             return [game_row(mode, policy, s, game, ck.end_state(game, r, e), cells)
                     for s, r, e in zip(seeds, rows, ends)]
     return [play_one(mode, policy, s, players, mission, sheets, tableau, cells) for s in seeds]
