@@ -91,9 +91,9 @@ def test_page_renders_without_results(home):
     assert texts(at.title) == ["Mission analytics"]
     assert any("No results yet" in t for t in texts(at.info))
     assert not at.get("plotly_chart") and not at.error
-    # the sweep form: greedy/random only, and the page says why the planner is missing
-    assert at.multiselect(key="dash_policies").options == ["greedy", "random"]
-    assert any("planner" in c and "too slow" in c for c in texts(at.caption))
+    # the sweep form: the three bots, and how fast each plays
+    assert at.multiselect(key="dash_policies").options == ["greedy", "random", "planner"]
+    assert any("the planner about 4 games a second" in c and "8 games out" in c for c in texts(at.caption))
     assert at.number_input(key="dash_games").value == 20
     sources = at.radio(key="dash_from").options
     assert sources[:2] == ["Run a small sweep here", "Open a results file"]

@@ -21,6 +21,7 @@ import streamlit as st
 from nochmal.analytics import figures as F
 from nochmal.data import userdata
 from nochmal.engine.version import RULES_VERSION
+from nochmal.bots.planner import ANALYTICS_COOP
 from nochmal.bots.policies import LIMIT_POLICIES
 from nochmal.analytics.calibrate import best_bot, calibration_report, results_rules_versions, verdict_words, win_table
 from nochmal.engine.coopdata import get_tableau, tableau_to_toml
@@ -37,8 +38,11 @@ ss = st.session_state
 #: the calibration sweep the project ships in docs/ (CSV or Parquet), if any
 SHIPPED_SWEEP = next((p for p in (REPO_ROOT / "docs" / f"calibration-sweep.{ext}" for ext in ("csv", "parquet"))
                       if p.is_file()), None)
-SWEEP_POLICIES = ("greedy", "random")  # the planner is too slow for a sweep in the app
+SWEEP_POLICIES = ("greedy", "random", "planner")
 MAX_GAMES = 1000
+#: the analytics planner's games a second on WORKERS processes of a 2-core machine, rounded down
+#: (``nochmal bench``: coop_planner_game_s, about 0.4 s a game on one core; docs/bots.md)
+PLANNER_GAMES_PER_S = 4
 WORKERS = 2
 DEFAULT_LADDER = (0.8, 0.65, 0.5, 0.35, 0.2)
 SOURCES = {"sweep": N_("Run a small sweep here"), "file": N_("Open a results file")}
@@ -225,8 +229,9 @@ def sweep_form() -> None:
     c1.multiselect(_("Missions"), [1, 2, 3, 4, 5], key="dash_missions", format_func=lambda m: f"M{m}")
     c2.multiselect(_("Player counts"), [1, 2, 3, 4, 5, 6], key="dash_players")
     c3.multiselect(_("Policies (bots)"), list(SWEEP_POLICIES), key="dash_policies",
-                   help=_("The planner bot is the strongest but far too slow to sweep here; run "
-                          "`nochmal sweep --policy planner …` on the command line and open its results file."))
+                   help=_("The planner is the strongest bot and the slowest: it tries its best moves against the "
+                          "dice to come before each choice. For hundreds of its games a cell, run `nochmal sweep "
+                          "--policy planner …` on the command line and open its results file."))
     c4, c5, c6 = st.columns([2, 2, 2])
     c4.number_input(_("Games per mission × player count × policy"), min_value=1, max_value=MAX_GAMES, step=5,
                     key="dash_games")
@@ -234,10 +239,11 @@ def sweep_form() -> None:
                     help=_("The same seed gives the same games"))
     total = len(ss["dash_missions"]) * len(ss["dash_players"]) * len(ss["dash_policies"]) * int(ss["dash_games"])
     c6.metric(_("Games in total"), total)
-    st.caption(_("The planner bot is not offered: it is too slow for a sweep in the app (use `nochmal sweep "
-                 "--policy planner` and open the file). The greedy and the random bot play co-op games in compiled "
-                 "code, several hundred games a second on {workers} worker processes (on a fresh install the "
-                 "first sweep may wait about a minute while that code is compiled).").format(workers=WORKERS))
+    st.caption(_("The bots play co-op games in compiled code on {workers} worker processes: the greedy and the "
+                 "random bot several hundred games a second, the planner about {rate} games a second (it rolls "
+                 "{rollouts} games out for each of its best moves at every choice). On a fresh install the first "
+                 "sweep may wait a minute or two while that code is compiled.").format(
+                     workers=WORKERS, rate=PLANNER_GAMES_PER_S, rollouts=ANALYTICS_COOP.rollouts))
     st.button(_("Run the sweep"), key="dash_run", type="primary", on_click=request_sweep, disabled=total == 0)
     if total == 0:
         st.caption(_("Choose at least one mission, one player count and one policy to run a sweep."))
