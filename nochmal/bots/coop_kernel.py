@@ -74,6 +74,7 @@ POLICY_PLANNER = 3
 POLICIES = {"random": POLICY_RANDOM, "largest": POLICY_LARGEST, "greedy": POLICY_GREEDY, "planner": POLICY_PLANNER}
 
 MAX_SEATS = 6
+MAX_CANDIDATES = 16  # 9 dice pairs and the failed roll; a planned split's candidates
 MAX_EVENTS = N_TURNS * (1 + MAX_SEATS) + 2  # a roll and every seat per turn, two team decisions
 EVENT_WIDTH = 8
 
@@ -1145,9 +1146,12 @@ def _others_value(h, n, active, cf, nc, nf, nn):
 
 
 @numba.njit(cache=True)
-def _team_choice(t, g, V, st, h, n, active, cf, nc, nf, nn):
-    """:func:`nochmal.bots.greedy.team_choices`' best: each distinct dice pair scored by the active
-    seat's best move plus the others' best with the dice left; the failed roll last (ties: the first)."""
+def _team_choices(t, g, V, st, h, n, active, cf, nc, nf, nn, cand, cval):
+    """:func:`nochmal.bots.greedy.team_choices`: each distinct dice pair with the active seat's
+    best move for it, valued as that move plus the others' best with the dice left, and the
+    failed roll, best first (a stable sort: ties keep the dice pairs' order, the failed roll
+    last) — into ``cand`` (cell set or -1, colour die, number die, colour) and ``cval``. Their
+    number. The greedy plays the first; the planner rolls the first few out."""
     for p in range(n):
         _legal(t, st, p)
         if V.dirty[p]:
@@ -1156,9 +1160,7 @@ def _team_choice(t, g, V, st, h, n, active, cf, nc, nf, nn):
     one_n = np.zeros(1, np.int64)
     left_c = np.zeros(3, np.int64)
     left_n = np.zeros(3, np.int64)
-    best_v = -np.inf
-    found = False
-    best, best_c, best_n, best_col = -1, -1, -1, -1
+    m = 0
     prev_c = -1
     for ci in range(nc):
         cdie = cf[ci]
@@ -1186,14 +1188,24 @@ def _team_choice(t, g, V, st, h, n, active, cf, nc, nf, nn):
                 if j != ni:
                     left_n[q] = nf[j]
                     q += 1
-            v = own_v + _others_value(h, n, active, left_c, nc - 1, left_n, nn - 1)
-            if not found or v > best_v:
-                found = True
-                best_v, best, best_c, best_n, best_col = v, s, oc, on, ocol
-    v = -V.vf[active, F_FAIL] + _others_value(h, n, active, cf, nc, nf, nn)
-    if not found or v > best_v:
-        return -1, -1, -1, -1
-    return best, best_c, best_n, best_col
+            cval[m] = own_v + _others_value(h, n, active, left_c, nc - 1, left_n, nn - 1)
+            cand[m, 0], cand[m, 1], cand[m, 2], cand[m, 3] = s, oc, on, ocol
+            m += 1
+    cval[m] = -V.vf[active, F_FAIL] + _others_value(h, n, active, cf, nc, nf, nn)
+    cand[m, 0], cand[m, 1], cand[m, 2], cand[m, 3] = -1, -1, -1, -1
+    m += 1
+    for i in range(1, m):  # insertion sort, best value first; equal values keep their order
+        j = i
+        while j > 0 and cval[j - 1] < cval[j]:
+            v = cval[j - 1]
+            cval[j - 1] = cval[j]
+            cval[j] = v
+            for c in range(4):
+                x = cand[j - 1, c]
+                cand[j - 1, c] = cand[j, c]
+                cand[j, c] = x
+            j -= 1
+    return m
 
 
 @numba.njit(cache=True)
@@ -1213,7 +1225,10 @@ def _decide(t, g, V, st, h, p, cf, nc, nf, nn, policy, mt, team):
     n = t.jokers.shape[0]
     _refresh(t, g, V, st, n)
     if team:
-        return _team_choice(t, g, V, st, h, n, p, cf, nc, nf, nn)
+        cand = np.empty((MAX_CANDIDATES, 4 + MAX_SEATS), np.int64)
+        cval = np.empty(MAX_CANDIDATES)
+        _team_choices(t, g, V, st, h, n, p, cf, nc, nf, nn, cand, cval)
+        return cand[0, 0], cand[0, 1], cand[0, 2], cand[0, 3]
     _legal(t, st, p)
     if V.dirty[p]:
         _view(t, g, V, st, p, n)
@@ -1454,9 +1469,11 @@ def _loop(t, g, mt, policy, trace, res, st, V, h, first_turn, removed, left_c, l
                                    trace, ev, res, left_c, left_n)
         if reason >= 0:
             return ev, reason, turn
-        ev, reason, removed = _interim(t, g, st, ti, removed, policy, mt, trace, ev, res, per, no_split, no_split[0])
-        if reason >= 0:
-            return ev, reason, turn
+        if ti == 9 or ti == 18 or ti == 26:  # (a call hands over every array of t, g and st: only when due)
+            ev, reason, removed = _interim(t, g, st, ti, removed, policy, mt, trace, ev, res, per, no_split,
+                                           no_split[0])
+            if reason >= 0:
+                return ev, reason, turn
     return ev, END_LOST, turn
 
 
@@ -1516,7 +1533,6 @@ class _Planner(NamedTuple):
     kinds: np.ndarray  # [0, 1, 2]: the decisions planned (see _rollout)
 
 
-MAX_CANDIDATES = 16  # 9 dice pairs and the failed roll; a split's candidates (PLAN_CANDIDATES at most)
 PLAN_ROLLOUTS, PLAN_CANDIDATES, PLAN_Z, PLAN_FLOOR2 = 0, 1, 2, 3  # the plan parameters (run_games' ``plan``)
 
 
@@ -1633,64 +1649,10 @@ def _plan(t, g, P, h2, st, res, ti, removed, kind, m, mt, plan, dice_c, nc, dice
 
 @numba.njit(cache=True)
 def _active_candidates(t, g, V, st, h, P, n, active, cf, nc, nf, nn, k):
-    """:func:`nochmal.bots.planner.team_candidates` for the active seat: every distinct dice pair
-    with the seat's best move for it, valued as :func:`_team_choice` values it, best first (ties:
-    the dice pairs' order, the failed roll last); the first ``k``, and the failed roll if it is
-    not among them. Their number."""
+    """:func:`nochmal.bots.planner.team_candidates` for the active seat: the first ``k`` of
+    :func:`_team_choices`, and the failed roll if it is not among them. Their number."""
     _refresh(t, g, V, st, n)
-    for p in range(n):
-        _legal(t, st, p)
-        if V.dirty[p]:
-            _view(t, g, V, st, p, n)
-    one_c = np.zeros(1, np.int64)
-    one_n = np.zeros(1, np.int64)
-    left_c = np.zeros(3, np.int64)
-    left_n = np.zeros(3, np.int64)
-    m = 0
-    prev_c = -1
-    for ci in range(nc):
-        cdie = cf[ci]
-        if cdie == prev_c:
-            continue
-        prev_c = cdie
-        prev_n = -1
-        for ni in range(nn):
-            ndie = nf[ni]
-            if ndie == prev_n:
-                continue
-            prev_n = ndie
-            one_c[0] = cdie
-            one_n[0] = ndie
-            own_v, s, oc, on, ocol = _best(h, active, one_c, one_c.shape[0], one_n, one_n.shape[0])
-            if s < 0:
-                continue
-            q = 0
-            for j in range(nc):
-                if j != ci:
-                    left_c[q] = cf[j]
-                    q += 1
-            q = 0
-            for j in range(nn):
-                if j != ni:
-                    left_n[q] = nf[j]
-                    q += 1
-            P.cval[m] = own_v + _others_value(h, n, active, left_c, nc - 1, left_n, nn - 1)
-            P.cand[m, 0], P.cand[m, 1], P.cand[m, 2], P.cand[m, 3] = s, oc, on, ocol
-            m += 1
-    P.cval[m] = -V.vf[active, F_FAIL] + _others_value(h, n, active, cf, nc, nf, nn)
-    P.cand[m, 0], P.cand[m, 1], P.cand[m, 2], P.cand[m, 3] = -1, -1, -1, -1
-    m += 1
-    for i in range(1, m):  # stable insertion sort, best value first
-        j = i
-        while j > 0 and P.cval[j - 1] < P.cval[j]:
-            v = P.cval[j - 1]
-            P.cval[j - 1] = P.cval[j]
-            P.cval[j] = v
-            for c in range(4):
-                x = P.cand[j - 1, c]
-                P.cand[j - 1, c] = P.cand[j, c]
-                P.cand[j, c] = x
-            j -= 1
+    m = _team_choices(t, g, V, st, h, n, active, cf, nc, nf, nn, P.cand, P.cval)
     if m <= k:
         return m
     for j in range(k):
