@@ -127,6 +127,31 @@ def test_a_tiny_sweep_through_the_widgets_draws_the_figures(home):
     assert not any((home / "sweep-tmp").glob("*"))
 
 
+def test_the_planner_is_swept_in_the_app_beside_greedy(home):
+    """The planner plays its sweep in the app too (compiled, the analytics' settings): its rows
+    are the ones ``nochmal sweep`` writes for the same seed, and the page compares the two bots."""
+    from nochmal.analytics.sweep import SweepSpec, run_sweep
+
+    at = open_dashboard()
+    at.multiselect(key="dash_missions").set_value([2])
+    at.multiselect(key="dash_players").set_value([1])
+    at.multiselect(key="dash_policies").set_value(["greedy", "planner"])
+    at.number_input(key="dash_games").set_value(3)
+    ok(at)
+    assert at.metric[0].value == "6"
+    at.button(key="dash_run").click()
+    ok(at)
+    assert not at.error, texts(at.error)
+    rows = at.session_state["dash_rows"]
+    assert sorted(r["policy"] for r in rows) == ["greedy"] * 3 + ["planner"] * 3
+    cli = run_sweep(SweepSpec(missions=[2], players=[1], policies=["planner"], games=3, seed=0), home / "cli-parts",
+                    workers=1)
+    ours = sorted((r for r in rows if r["policy"] == "planner"), key=lambda r: r["seed"])
+    assert [(r["seed"], r["won"], r["turns"], r["points_end"]) for r in ours] == \
+        [(r["seed"], r["won"], r["turns"], r["points_end"]) for r in sorted(cli, key=lambda r: r["seed"])]
+    assert "fig_policies" in charts(at)
+
+
 def test_an_empty_choice_does_not_run(home):
     at = open_dashboard()
     at.multiselect(key="dash_missions").set_value([])
@@ -253,7 +278,10 @@ def test_the_shipped_calibration_sweep(home):
     assert len(at.session_state["dash_rows"]) == len(shipped)
     assert any("shipped calibration sweep" in s for s in texts(at.success))
     # the bots beside the perfect-dice bound: the heat map shows the best bot, never the bound
-    assert set(shipped["policy"]) >= {"greedy", "bound"}
-    assert at.selectbox(key="dash_heat_policy").value == "greedy"
+    assert set(shipped["policy"]) == {"greedy", "planner", "bound"}
+    assert at.selectbox(key="dash_heat_policy").value == "planner"  # the best bot of the three
     report = " ".join(texts(at.markdown))
     assert "The bots and the perfect-dice bound" in report and "gap to the bound" in report
+    # the report rests on the planner; its games are not played again while the page waits
+    assert "Policy: **planner**" in report
+    assert "higher counts are not played again here: `nochmal calibrate` plays them" in report

@@ -33,8 +33,14 @@ from nochmal.engine.missions import requirement_count
 #: the most a counted requirement can ask for: five colours, seven rows
 MAX_COUNT = {"colours": 5, "rows": 7}
 #: games played again for each higher count: the cell's first seeds (a 95 % interval of about
-#: ±5 points; a whole 1,000-game cell would make the report take half a minute)
+#: ±5 points; a whole 1,000-game cell would make the report take half a minute). The planner's
+#: games cost about 0.4 s each (greedy's 1 ms): 100 of them (about ±10 points), some twenty
+#: seconds a count on two threads
 REPLAY_GAMES = 300
+REPLAY_GAMES_BY_POLICY = {"planner": 100}
+#: bots whose games are too slow to play again while a page waits (the Analytics page leaves their
+#: higher counts to ``nochmal calibrate``)
+SLOW_REPLAYS = frozenset({"planner"})
 #: threads the games played again run on (the compiled game releases the GIL)
 REPLAY_THREADS = 2
 
@@ -152,7 +158,11 @@ def results_rules_versions(df) -> list[int]:
     return sorted(int(v) for v in df["rules_version"].dropna().unique()) or [1]
 
 
-def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0.2") -> dict:
+def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0.2", *, slow_replays: bool = True,
+                       on_replay=None) -> dict:
+    """The report (Markdown lines and their data) for a sweep's results. ``slow_replays``: also
+    play the games of a bot in :data:`SLOW_REPLAYS` again for higher counts (minutes);
+    ``on_replay(mission, players, key, counts)`` is told before each cell is played again."""
     from nochmal.analytics.sweep import read_rows
 
     df = read_rows(results) if isinstance(results, (str, Path)) else results
@@ -241,13 +251,17 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
             est = estimate_counts(sub, mission, tab, ci)
             target = ladder[m - 1]
             played = {}
-            if est[current] > target and current < MAX_COUNT[req.kind]:  # more than now: play it
-                seeds = [int(x) for x in sub["seed"]][:REPLAY_GAMES]
+            printed = getattr(tab, req.count).provenance == "rulebook"  # kept: never played again
+            higher = est[current] > target and current < MAX_COUNT[req.kind] and not printed
+            skipped = higher and not slow_replays and best_policy in SLOW_REPLAYS
+            if higher and not skipped:  # more than now: play it
+                if on_replay is not None:
+                    on_replay(m, int(n), req.count, range(current + 1, MAX_COUNT[req.kind] + 1))
+                seeds = [int(x) for x in sub["seed"]][:REPLAY_GAMES_BY_POLICY.get(best_policy, REPLAY_GAMES)]
                 played = played_rates(best_policy, int(n), mission, req.count, range(current + 1, MAX_COUNT[req.kind] + 1),
                                       seeds, tab, target)
                 est = {**est, **played}
             k_best = min(est, key=lambda k: (abs(est[k] - target), -k))
-            printed = getattr(tab, req.count).provenance == "rulebook"
             suggestions.setdefault(int(n), {})[m] = {"key": req.count, "current": current,
                                                      "suggested": current if printed else k_best,
                                                      "estimates": est, "played": played, "target": target,
@@ -257,6 +271,11 @@ def calibration_report(results, ladder: str | list[float] = "0.8,0.65,0.5,0.35,0
                     key=req.count, current=current, share=pct(est[current])))
                 continue
             note = ""
+            if skipped:
+                cells.append(_("{key}={current} (now {share}; higher counts are not played again here: "
+                               "`nochmal calibrate` plays them)").format(key=req.count, current=current,
+                                                                         share=pct(est[current])))
+                continue
             if k_best in played:
                 note = " " + _("(played again with {key}={count})").format(key=req.count, count=k_best)
             elif k_best == current and all(v > target for v in (played or est).values()):

@@ -252,11 +252,16 @@ def _rows_to_add_to(out: Path, policies: list[str]) -> list[dict]:
     return df.to_dict(orient="records")
 
 
+def _say_replay(mission: int, players: int, key: str, counts) -> None:
+    print(f"calibrate: playing M{mission} with {players} player(s) again with {key} = "
+          f"{counts.start}..{counts.stop - 1} (until the rate falls to the ladder's)", file=sys.stderr, flush=True)
+
+
 def _cmd_calibrate(args) -> int:
     from nochmal.analytics.calibrate import calibration_report
 
     try:
-        rep = calibration_report(args.results, ladder=args.ladder)
+        rep = calibration_report(args.results, ladder=args.ladder, on_replay=_say_replay)
     except KeyError as err:  # a table that is not a sweep's results
         raise NochmalError(f"{args.results}: not the results of nochmal sweep (no column {err})") from None
     if args.json:

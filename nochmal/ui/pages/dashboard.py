@@ -427,8 +427,9 @@ def report_safe(df: pd.DataFrame) -> pd.DataFrame:
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def cached_report(df: pd.DataFrame, ladder: tuple[float, ...]) -> dict:
-    """:func:`calibration_report` once per results and ladder (it plays games again: seconds)."""
-    return calibration_report(df, list(ladder))
+    """:func:`calibration_report` once per results and ladder (it plays greedy's games again:
+    seconds; the planner's would take minutes, so its higher counts are left to ``nochmal calibrate``)."""
+    return calibration_report(df, list(ladder), slow_replays=False)
 
 
 def calibration(df: pd.DataFrame) -> None:
