@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/nochmal serve $(SERVE_ARGS)
 
-# every test: the browser tests beside the others (tools/run_tests.sh); with PYTEST_ARGS one pytest run
+# every test: the browser tests (and the compiled game's heaviest users) beside the others
+# (tools/run_tests.sh); with PYTEST_ARGS one pytest run
 test: $(STAMP)
 ifeq ($(strip $(PYTEST_ARGS)),)
 	bash tools/run_tests.sh $(PY)

@@ -19,7 +19,8 @@ def _isolated_user_data(tmp_path_factory):
 # after). When a session runs the browser tests first (they mostly wait on the browser), that
 # time is spent beside them in a background process, and the first test after them waits for
 # it to end instead of compiling again. A session without browser tests compiles where needed
-# (``make test`` runs the browser tests in a pytest process of their own: tools/run_tests.sh).
+# (``make test`` runs the browser tests, then the compiled game's heaviest users, in a pytest process
+# of their own, beside the other tests: tools/run_tests.sh).
 _WARM: dict = {}
 
 
