@@ -100,17 +100,27 @@ def test_page_renders_without_results(home):
     assert ("The shipped calibration sweep" in sources) == SHIPPED.is_file()
 
 
-def test_a_tiny_sweep_through_the_widgets_draws_the_figures(home):
-    at = open_dashboard()
-    at.multiselect(key="dash_missions").set_value([2])
-    at.multiselect(key="dash_players").set_value([1, 2])
-    at.multiselect(key="dash_policies").set_value(["greedy"])
-    at.number_input(key="dash_games").set_value(2)
+def choose_sweep(at, missions, players, policies, games: int) -> None:
+    """Set the sweep form's widgets as a person would."""
+    at.multiselect(key="dash_missions").set_value(missions)
+    at.multiselect(key="dash_players").set_value(players)
+    at.multiselect(key="dash_policies").set_value(policies)
+    at.number_input(key="dash_games").set_value(games)
     ok(at)
-    assert at.metric[0].value == "4"
+
+
+def run_sweep_here(at) -> None:
+    """Press the Run button; the sweep runs in the page without an error."""
     at.button(key="dash_run").click()
     ok(at)
     assert not at.error, texts(at.error)
+
+
+def test_a_tiny_sweep_through_the_widgets_draws_the_figures(home):
+    at = open_dashboard()
+    choose_sweep(at, [2], [1, 2], ["greedy"], 2)
+    assert at.metric[0].value == "4"
+    run_sweep_here(at)
     assert any("Loaded 4 games from a sweep run here" in s for s in texts(at.success))
     rows = at.session_state["dash_rows"]
     assert isinstance(rows, list) and len(rows) == 4 and all(isinstance(r, dict) for r in rows)
@@ -133,15 +143,9 @@ def test_the_planner_is_swept_in_the_app_beside_greedy(home):
     from nochmal.analytics.sweep import SweepSpec, run_sweep
 
     at = open_dashboard()
-    at.multiselect(key="dash_missions").set_value([2])
-    at.multiselect(key="dash_players").set_value([1])
-    at.multiselect(key="dash_policies").set_value(["greedy", "planner"])
-    at.number_input(key="dash_games").set_value(3)
-    ok(at)
+    choose_sweep(at, [2], [1], ["greedy", "planner"], 3)
     assert at.metric[0].value == "6"
-    at.button(key="dash_run").click()
-    ok(at)
-    assert not at.error, texts(at.error)
+    run_sweep_here(at)
     rows = at.session_state["dash_rows"]
     assert sorted(r["policy"] for r in rows) == ["greedy"] * 3 + ["planner"] * 3
     cli = run_sweep(SweepSpec(missions=[2], players=[1], policies=["planner"], games=3, seed=0), home / "cli-parts",
