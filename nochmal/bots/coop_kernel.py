@@ -380,7 +380,7 @@ def mt_seed(seed, mt):
     mt[624] = 624
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _mt_u32(mt):
     """The next 32-bit output of the generator (CPython's ``genrand_uint32``)."""
     i = mt[624]
@@ -401,7 +401,7 @@ def _mt_u32(mt):
     return y
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def randbelow(mt, n):
     """``rng._randbelow(n)`` (so ``randrange(n)`` and ``choice`` of n items) for 0 < n < 2**32."""
     k = 0
@@ -535,6 +535,10 @@ class _Views(NamedTuple):
     tcells: np.ndarray  # scratch: a target's cells
     dirty: np.ndarray  # [seat]: the view must be built again (what it reads has changed)
     sig: np.ndarray  # [requirement, 66]: the mission progress the views were built on (complete, missing, letters)
+    pv: np.ndarray  # scratch [seat, colour die, number die]: a seat's best value with one dice pair (_pair_values)
+    one: np.ndarray  # scratch [2, 1]: one colour face, one number face
+    cand: np.ndarray  # scratch: the greedy's team choices (_team_choices)
+    cval: np.ndarray
 
 
 class _Hot(NamedTuple):
@@ -568,6 +572,8 @@ class _Hot(NamedTuple):
     lglo: np.ndarray
     lghi: np.ndarray
     jl: np.ndarray
+    pv: np.ndarray
+    one: np.ndarray
 
 
 MAX_PARTS = 64  # parts of one target (a 7 x 15 sheet has at most 53 cells no two of which touch)
@@ -592,17 +598,19 @@ def _new_views(t, g):
                   np.zeros((n, tm, 105), np.int64), np.zeros((n, tm, MAX_PARTS, 2), np.int64), np.full((n, tm, 105), -1, np.int64), np.zeros((n, m)),
                   np.full((n, m), -1, np.int64), np.zeros((3, 105), np.bool_), np.full((2, 105), -1, np.int64),
                   np.zeros(64, np.bool_), np.zeros(105, np.bool_), np.ones(n, np.bool_),
-                  np.full((t.req_kind.shape[0], 66), -1, np.int64))
+                  np.full((t.req_kind.shape[0], 66), -1, np.int64), np.zeros((n, 3, 3)), np.zeros((2, 1), np.int64),
+                  np.zeros((MAX_CANDIDATES, 4 + MAX_SEATS), np.int64), np.zeros(MAX_CANDIDATES))
 
 
 @numba.njit(cache=True)
 def _hot(t, g, st, V):
     return _Hot(g.geo, g.gains, g.w, t.cell_colour, t.cell_nb, V.vf, V.vi, V.tf, V.ti, V.tc, V.tp, V.lab, V.memo, V.stamp,
-                V.sb, V.si, st.crossed, st.touch, st.col_n, st.colour_n, st.row_n, st.lg, st.lglo, st.lghi, st.jl)
+                V.sb, V.si, st.crossed, st.touch, st.col_n, st.colour_n, st.row_n, st.lg, st.lglo, st.lghi, st.jl,
+                V.pv, V.one)
 
 
 # --------------------------------------------------------------------------- moves
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _sort(a, n):
     for i in range(1, n):
         v = a[i]
@@ -613,7 +621,7 @@ def _sort(a, n):
         a[j + 1] = v
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _legal(t, st, p):
     """List seat ``p``'s legal cell sets again if it crossed since (Sheet.move_table's order:
     by (colour, count), blocks in sheet order, each block's sets ascending)."""
@@ -641,7 +649,7 @@ def _legal(t, st, p):
             st.lghi[p, colour, k] = q
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _scan(t, st, p, cf, nc, nf, nn, walk, target):
     """Walk seat ``p``'s legal crosses with colour faces ``cf[:nc]`` and number faces ``nf[:nn]``
     (each sorted) in the engine's order (:func:`nochmal.engine.moves.move_groups`).
@@ -684,7 +692,7 @@ def _scan(t, st, p, cf, nc, nf, nn, walk, target):
     return count, best, best_c, best_n, best_col
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _cross(t, st, p, s, colour, cdie, ndie):
     """Seat ``p`` crosses cell set ``s``: its counts, "!" spent, the columns and the colour it
     completes (settled at the end of the turn, R-FIRST)."""
@@ -708,7 +716,7 @@ def _cross(t, st, p, s, colour, cdie, ndie):
         st.newcol[p, colour] = True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _settle(t, st, n):
     """R-FIRST / C-POINTS: score the columns completed this turn (first or later points) and
     record the colours completed."""
@@ -725,7 +733,7 @@ def _settle(t, st, n):
     st.sc[0] = claimed | new
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _team_points(st, n):
     pts = 0
     for p in range(n):
@@ -736,7 +744,7 @@ def _team_points(st, n):
 
 
 # --------------------------------------------------------------------------- missions
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _counts(t, g, st, n, r, miss):
     """Requirement ``r`` now (:func:`nochmal.engine.missions.mission_progress`): (items done, items
     needed), and ``miss`` marks what is missing (colours 0-4; row labels by id; columns 0-14; numbers)."""
@@ -804,14 +812,14 @@ def _counts(t, g, st, n, r, miss):
     return st.sc[1], t.seq.shape[0]  # the sequence (settled at the end of a turn)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _progress(t, g, st, n, r, miss):
     """Requirement ``r`` is met (:func:`_counts`; ``miss`` marks what is missing)."""
     have, need = _counts(t, g, st, n, r, miss)
     return have >= need
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _mission_complete(t, g, st, n, miss):
     """M1-M5: every requirement met, team-wide (any sheet counts)."""
     for r in range(t.req_kind.shape[0]):
@@ -821,7 +829,7 @@ def _mission_complete(t, g, st, n, miss):
 
 
 # --------------------------------------------------------------------------- the co-op greedy
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _target(t, V, st, p, cells, weight):
     """:func:`nochmal.bots.coop_weights.target`: ``cells`` (a bool array) a target of seat
     ``p``'s view: its cells still to cross labelled by part (a component of one colour), whether
@@ -874,7 +882,7 @@ def _target(t, V, st, p, cells, weight):
     V.ti[p, ti, 2] = q
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _view(t, g, V, st, p, n):
     """Seat ``p``'s view now: :class:`nochmal.bots.heuristic.SeatView` for the co-op weights,
     then :func:`nochmal.bots.coop_weights.coop_bias` — the same values from the same operations.
@@ -977,7 +985,7 @@ def _view(t, g, V, st, p, n):
                         _target(t, V, st, p, cells, g.tw[5])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _refresh(t, g, V, st, n):
     """Mark every view to be built again if the mission progress it read has changed (the
     greedy keys its cached views on it: :func:`nochmal.bots.coop_weights.coop_view_key`)."""
@@ -1136,16 +1144,42 @@ def _best(h, p, cf, nc, nf, nn):
 
 
 @numba.njit(cache=True, _nrt=False)  # allocates nothing: no reference counts (see _Hot)
-def _others_value(h, n, active, cf, nc, nf, nn):
-    """The other seats' best values with the dice left, summed in seat order (team_choices)."""
+def _pair_values(h, n, active, cf, nc, nf, nn, pv):
+    """``pv[p, i, j]``: each other seat's best value with the one dice pair ``cf[i]``, ``nf[j]``
+    (its failed roll at least). A seat's best with several faces is the largest of its pairs'."""
+    one_c = h.one[0]
+    one_n = h.one[1]
+    for p in range(n):
+        if p == active:
+            continue
+        for i in range(nc):
+            one_c[0] = cf[i]
+            for j in range(nn):
+                one_n[0] = nf[j]
+                pv[p, i, j] = _best(h, p, one_c, 1, one_n, 1)[0]
+
+
+@numba.njit(cache=True, _nrt=False)  # allocates nothing: no reference counts (see _Hot)
+def _others_value(h, n, active, nc, nn, pv, skip_c, skip_n):
+    """The other seats' best values with the dice left once colour die ``skip_c`` and number die
+    ``skip_n`` are set aside (-1: none), summed in seat order (team_choices): the largest of
+    each seat's pair values (:func:`_pair_values`), its failed roll if no pair is left."""
     total = 0.0
     for p in range(n):
-        if p != active:
-            total += _best(h, p, cf, nc, nf, nn)[0]
+        if p == active:
+            continue
+        best = -h.vf[p, F_FAIL]
+        for i in range(nc):
+            if i == skip_c:
+                continue
+            for j in range(nn):
+                if j != skip_n and pv[p, i, j] > best:
+                    best = pv[p, i, j]
+        total += best
     return total
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _team_choices(t, g, V, st, h, n, active, cf, nc, nf, nn, cand, cval):
     """:func:`nochmal.bots.greedy.team_choices`: each distinct dice pair with the active seat's
     best move for it, valued as that move plus the others' best with the dice left, and the
@@ -1156,10 +1190,10 @@ def _team_choices(t, g, V, st, h, n, active, cf, nc, nf, nn, cand, cval):
         _legal(t, st, p)
         if V.dirty[p]:
             _view(t, g, V, st, p, n)
-    one_c = np.zeros(1, np.int64)
-    one_n = np.zeros(1, np.int64)
-    left_c = np.zeros(3, np.int64)
-    left_n = np.zeros(3, np.int64)
+    pv = h.pv
+    _pair_values(h, n, active, cf, nc, nf, nn, pv)
+    one_c = h.one[0]
+    one_n = h.one[1]
     m = 0
     prev_c = -1
     for ci in range(nc):
@@ -1178,20 +1212,11 @@ def _team_choices(t, g, V, st, h, n, active, cf, nc, nf, nn, cand, cval):
             own_v, s, oc, on, ocol = _best(h, active, one_c, one_c.shape[0], one_n, one_n.shape[0])
             if s < 0:
                 continue
-            q = 0
-            for j in range(nc):  # remove_faces: the first die showing cdie set aside
-                if j != ci:
-                    left_c[q] = cf[j]
-                    q += 1
-            q = 0
-            for j in range(nn):
-                if j != ni:
-                    left_n[q] = nf[j]
-                    q += 1
-            cval[m] = own_v + _others_value(h, n, active, left_c, nc - 1, left_n, nn - 1)
+            # remove_faces: the first die showing cdie (ndie) is set aside
+            cval[m] = own_v + _others_value(h, n, active, nc, nn, pv, ci, ni)
             cand[m, 0], cand[m, 1], cand[m, 2], cand[m, 3] = s, oc, on, ocol
             m += 1
-    cval[m] = -V.vf[active, F_FAIL] + _others_value(h, n, active, cf, nc, nf, nn)
+    cval[m] = -V.vf[active, F_FAIL] + _others_value(h, n, active, nc, nn, pv, -1, -1)
     cand[m, 0], cand[m, 1], cand[m, 2], cand[m, 3] = -1, -1, -1, -1
     m += 1
     for i in range(1, m):  # insertion sort, best value first; equal values keep their order
@@ -1208,7 +1233,7 @@ def _team_choices(t, g, V, st, h, n, active, cf, nc, nf, nn, cand, cval):
     return m
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _decide(t, g, V, st, h, p, cf, nc, nf, nn, policy, mt, team):
     """Seat ``p``'s action: (cell set or -1 for a failed roll, colour die, number die, colour).
     ``team``: the active seat chooses for the team (the greedy's team choice)."""
@@ -1225,8 +1250,7 @@ def _decide(t, g, V, st, h, p, cf, nc, nf, nn, policy, mt, team):
     n = t.jokers.shape[0]
     _refresh(t, g, V, st, n)
     if team:
-        cand = np.empty((MAX_CANDIDATES, 4 + MAX_SEATS), np.int64)
-        cval = np.empty(MAX_CANDIDATES)
+        cand, cval = V.cand, V.cval
         _team_choices(t, g, V, st, h, n, p, cf, nc, nf, nn, cand, cval)
         return cand[0, 0], cand[0, 1], cand[0, 2], cand[0, 3]
     _legal(t, st, p)
@@ -1237,7 +1261,7 @@ def _decide(t, g, V, st, h, p, cf, nc, nf, nn, policy, mt, team):
 
 
 # --------------------------------------------------------------------------- the game
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _event(trace, ev, kind, a, b, c, d, e, f, g):
     if ev < trace.shape[0]:
         trace[ev, 0], trace[ev, 1], trace[ev, 2], trace[ev, 3] = kind, a, b, c
@@ -1266,7 +1290,7 @@ def _reset(t, res, st):
     st.sc[:] = 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _roll(mt, trace, ev, removed, dice_c, dice_n):
     """R-ROLL: colour dice first, each rng.choice of six faces (COLOUR_FACES: 0-5); the die out
     of the game (``removed``) is not rolled. (events, colour dice, number dice)."""
@@ -1283,7 +1307,7 @@ def _roll(mt, trace, ev, removed, dice_c, dice_n):
     return ev, nc, nn
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _after_active(t, g, V, st, h, ti, dice_c, nc, dice_n, nn, s, cdie, ndie, colour, policy, mt, trace, ev, res,
                   left_c, left_n):
     """The rest of turn ``ti`` (0-based) once its active seat has chosen (``s`` the cell set, or
@@ -1375,7 +1399,7 @@ def _after_active(t, g, V, st, h, ti, dice_c, nc, dice_n, nn, s, cdie, ndie, col
     return ev, -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _strike_due(t, st, n):
     """C-GOAL-10 after turn 10: "!" to strike by a split the team chooses (0 < amount < "!" left),
     else -1 (nothing to strike, every "!", or the goal reached)."""
