@@ -65,13 +65,15 @@ def play_games(mode: str, policy: str, seeds: list[int], players: int | None = N
 
         if ck.kernel_plays(game, policy):
             rows, ends = ck.play_many(game, seeds, policy, ends=True, cfg=ANALYTICS_COOP)
-            return [game_row(mode, policy, s, game, ck.end_state(game, r, e), cells)
+            return [game_row(mode, policy, s, game, ck.end_state(game, r, e), cells,
+                             crossed=ck.crossed_text(e) if cells else None)
                     for s, r, e in zip(seeds, rows, ends)]
     return [play_one(mode, policy, s, players, mission, sheets, tableau, cells) for s in seeds]
 
 
-def game_row(mode: str, policy: str, seed: int, game, st, cells: bool = False) -> dict:
-    """The flat row of the finished game ``st`` (of ``game``, played by ``policy`` from ``seed``)."""
+def game_row(mode: str, policy: str, seed: int, game, st, cells: bool = False, crossed: str | None = None) -> dict:
+    """The flat row of the finished game ``st`` (of ``game``, played by ``policy`` from ``seed``);
+    ``crossed``: its ``crossed`` column if the caller has it already (the compiled game's)."""
     out = st.outcome()
     row = {"mode": mode, "players": game.n_seats, "policy": policy, "seed": seed,
            "sheets": ",".join(s.id for s in game.sheets), "reason": out.reason, "rolls": out.rolls,
@@ -90,7 +92,7 @@ def game_row(mode: str, policy: str, seed: int, game, st, cells: bool = False) -
             "mission_done": ";".join(f"{r['kind']}:{','.join(r['done'])}" for r in x["mission"]["requirements"]),
         })
     if cells:
-        row["crossed"] = ";".join(" ".join(names(s.crossed)) for s in st.seats)
+        row["crossed"] = crossed if crossed is not None else ";".join(" ".join(names(s.crossed)) for s in st.seats)
     return row
 
 

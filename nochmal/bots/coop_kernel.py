@@ -61,7 +61,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from nochmal.engine.cells import COLOURS, COLUMNS, FULL, N_CELLS, N_COLS, indices, neighbours
+from nochmal.engine.cells import CELL_NAMES, COLOURS, COLUMNS, FULL, N_CELLS, N_COLS, indices, neighbours
 from nochmal.engine.coopdata import N_TURNS
 from nochmal.engine.dice import COLOUR_JOKER, NUMBER_FACES, NUMBER_JOKER, Roll
 from nochmal.engine.missions import requirement_count
@@ -181,20 +181,19 @@ class CoopTables:
     def build(cls, game) -> "CoopTables":
         sheets = game.sheets
         n = len(sheets)
-        per = [_sheet_sets(sh) for sh in sheets]
-        width = max(len(m) for m, _, _, _ in per)
+        per = [_sheet_tables(sh) for sh in sheets]
+        width = max(len(x.masks) for x in per)
         order = np.zeros((n, width), np.int32)
         lo = np.zeros((n, 5, 6), np.int32)
         hi = np.zeros((n, 5, 6), np.int32)
         cells = np.full((n, width, 5), -1, np.int16)
         size = np.zeros((n, width), np.int8)
-        for p, (masks, ordr, plo, phi) in enumerate(per):
-            order[p, :len(ordr)] = ordr
-            lo[p], hi[p] = plo, phi
-            for i, m in enumerate(masks):
-                idx = list(indices(m))
-                cells[p, i, :len(idx)] = idx
-                size[p, i] = len(idx)
+        for p, x in enumerate(per):
+            k = len(x.masks)
+            order[p, :k] = x.order
+            lo[p], hi[p] = x.lo, x.hi
+            cells[p, :k] = x.cells
+            size[p, :k] = x.size
         cell_nb = np.full((N_CELLS, 4), -1, np.int16)
         for i in range(N_CELLS):
             nidx = list(indices(neighbours(1 << i) & FULL))
@@ -232,34 +231,21 @@ class CoopTables:
         seq = np.array([COLUMNS.index(c) for c in (seqs[0] if seqs else "")], np.int64)
         arrays = CoopArrays(order, lo, hi, cells, size, cell_nb, start, star, cell_colour, colour_size, first,
                             later, jokers, boxes, nf_num, nf_cells, track, goals, req_kind, req_needed, seq)
-        masks = tuple(m for m, _, _, _ in per)
-        return cls(masks, tuple({m: i for i, m in enumerate(ms)} for ms in masks), arrays,
-                   _greedy_arrays(game, masks, width))
+        masks = tuple(x.masks for x in per)
+        return cls(masks, tuple(x.index for x in per), arrays, _greedy_arrays(game, per, width))
 
 
-def _greedy_arrays(game, masks, width: int) -> GreedyArrays:
+def _greedy_arrays(game, per: list[_SheetTables], width: int) -> GreedyArrays:
     from nochmal.bots import coop_weights as cw
     from nochmal.bots.greedy import REMOVE_DIE
-    from nochmal.bots.heuristic import gains, star_value, subset_info
+    from nochmal.bots.heuristic import gains, star_value
 
     w = cw.coop_weights(game)
     sheets = game.sheets
     n = len(sheets)
     geo = np.zeros((n, width, G_WIDTH), np.int64)
-    for p, sh in enumerate(sheets):
-        for i, m in enumerate(masks[p]):
-            c_items, r_items, st, size, nb = subset_info(sh, m)
-            row = geo[p, i]
-            row[G_SIZE], row[G_STARS], row[G_NCOLS], row[G_NROWS] = size, st, len(c_items), len(r_items)
-            cells = list(indices(m))
-            row[G_CELLS:G_CELLS + len(cells)] = cells
-            nidx = list(indices(nb))
-            row[G_NBN] = len(nidx)
-            row[G_NBS:G_NBS + len(nidx)] = nidx
-            for j, (c, k) in enumerate(c_items):
-                row[G_COLS + j], row[G_COLK + j] = c, k
-            for j, (r, k) in enumerate(r_items):
-                row[G_ROWS + j], row[G_ROWK + j] = r, k
+    for p, x in enumerate(per):
+        geo[p, :len(x.masks)] = x.geo
     gain = np.zeros((3, 22, 6), np.float64)
     for i, total in enumerate((7, 15, 21)):
         gain[i, :total + 1] = gains(total, w.power)
@@ -296,6 +282,53 @@ def _greedy_arrays(game, masks, width: int) -> GreedyArrays:
                         seq_w, plan_colour, plan_row, plan_star, plan_nf, plan_runs, plan_seqcol, lab0, lab,
                         num_exists, np.array([max(1, tmax)], np.int64),
                         np.array([0 if REMOVE_DIE == "colour" else 1], np.int64))
+
+
+class _SheetTables(NamedTuple):
+    """What the kernel's tables hold of one sheet, per cell set (:func:`_sheet_tables`)."""
+
+    masks: tuple[int, ...]  # [cell set] -> mask
+    index: dict  # mask -> cell set
+    order: tuple[int, ...]  # the cell sets in the engine's order (see _sheet_sets)
+    lo: np.ndarray  # [colour, count]: the slice of order
+    hi: np.ndarray
+    cells: np.ndarray  # [cell set, 5]: its cells, -1 after the last
+    size: np.ndarray  # [cell set]
+    geo: np.ndarray  # [cell set, G_WIDTH]: the greedy's geometry (heuristic.subset_info)
+
+
+def _sheet_tables(sheet) -> _SheetTables:
+    """The kernel's tables of ``sheet``, kept on the sheet object (a loaded sheet never changes;
+    a sheet file edited on disk loads as a new object): every co-op game on it shares them."""
+    cached = getattr(sheet, "_kernel_tables", None)
+    if cached is not None:
+        return cached
+    from nochmal.bots.heuristic import subset_info
+
+    masks, order, lo, hi = _sheet_sets(sheet)
+    cells = np.full((len(masks), 5), -1, np.int16)
+    size = np.zeros(len(masks), np.int8)
+    geo = np.zeros((len(masks), G_WIDTH), np.int64)
+    for i, m in enumerate(masks):
+        idx = list(indices(m))
+        cells[i, :len(idx)] = idx
+        size[i] = len(idx)
+        c_items, r_items, st, k, nb = subset_info(sheet, m)
+        row = geo[i]
+        row[G_SIZE], row[G_STARS], row[G_NCOLS], row[G_NROWS] = k, st, len(c_items), len(r_items)
+        row[G_CELLS:G_CELLS + len(idx)] = idx
+        nidx = list(indices(nb))
+        row[G_NBN] = len(nidx)
+        row[G_NBS:G_NBS + len(nidx)] = nidx
+        for j, (c, kc) in enumerate(c_items):
+            row[G_COLS + j], row[G_COLK + j] = c, kc
+        for j, (r, kr) in enumerate(r_items):
+            row[G_ROWS + j], row[G_ROWK + j] = r, kr
+    for a in (lo, hi, cells, size, geo):
+        a.setflags(write=False)
+    out = _SheetTables(tuple(masks), {m: i for i, m in enumerate(masks)}, tuple(order), lo, hi, cells, size, geo)
+    sheet._kernel_tables = out
+    return out
 
 
 def _sheet_sets(sheet):
@@ -2197,7 +2230,7 @@ def end_state(game, row: np.ndarray, end: np.ndarray):
     st = game.new_state()
     for p, seat in enumerate(st.seats):
         e = end[p]
-        seat.crossed = sum(1 << i for i in np.flatnonzero(e[:N_CELLS]).tolist())
+        seat.crossed = int.from_bytes(np.packbits(e[:N_CELLS] != 0, bitorder="little").tobytes(), "little")
         seat.jokers_used = seat.sheet.jokers - int(row[R_JOKERS + p])
         seat.columns = {c: int(e[N_CELLS + c]) for c in range(N_COLS) if e[N_CELLS + c] >= 0}
         seat.colours = {c: game.colour_bonus[0] for c in range(len(COLOURS)) if e[N_CELLS + N_COLS + c]}  # C-NO-BONUS
@@ -2216,6 +2249,16 @@ def end_state(game, row: np.ndarray, end: np.ndarray):
     seq = next((r.columns for r in game.mission.requirements if r.kind == "sequence"), "")
     x["sequence"] = {"counted": [(seq[i], int(row[R_SEQSEAT + i])) for i in range(int(row[R_SEQ]))]} if seq else {}
     return st
+
+
+_BY_NAME = np.array(sorted(range(N_CELLS), key=CELL_NAMES.__getitem__))
+_NAMES_BY_NAME = np.array([CELL_NAMES[i] for i in _BY_NAME])
+
+
+def crossed_text(end: np.ndarray) -> str:
+    """The analytics row's ``crossed`` of a kernel game's end position (:func:`play_many` with
+    ``ends``): each seat's crossed cells by name (``names``), space-separated, seats by ";"."""
+    return ";".join(" ".join(_NAMES_BY_NAME[e[_BY_NAME] != 0].tolist()) for e in end)
 
 
 def warm() -> None:
