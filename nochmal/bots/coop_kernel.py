@@ -274,6 +274,7 @@ def _greedy_arrays(game, per: list[_SheetTables], width: int) -> GreedyArrays:
             num_exists[num] = True
     counts = {"colours": 5, "rows": 7, "star_columns": 15, "number_fields": 10}
     tmax = sum(counts.get(r.kind, len(r.columns or "")) for r in game.mission.requirements)
+    # at most 5 + 7 + 15 + 10 + 15 = 52 targets: a cell's targets fit the bits of an int64 (_Views.cellt)
     seq_w = np.array([cw.SEQ_NEXT, cw.SEQ_AFTER, cw.SEQ_LATER, cw.SEQ_OTHER, *cw.SEQ_EARLY], np.float64)
     return GreedyArrays(geo, gain, weights,
                         np.array(cw.FAIL_SCALE, np.float64),
@@ -568,6 +569,7 @@ class _Views(NamedTuple):
     tcells: np.ndarray  # scratch: a target's cells
     dirty: np.ndarray  # [seat]: the view must be built again (what it reads has changed)
     sig: np.ndarray  # [requirement, 66]: the mission progress the views were built on (complete, missing, letters)
+    cellt: np.ndarray  # [seat, cell]: bit ti set if the cell has a part of target ti (lab >= 0)
     pv: np.ndarray  # scratch [seat, colour die, number die]: a seat's best value with one dice pair (_pair_values)
     one: np.ndarray  # scratch [2, 1]: one colour face, one number face
     cand: np.ndarray  # scratch: the greedy's team choices (_team_choices)
@@ -605,6 +607,7 @@ class _Hot(NamedTuple):
     lglo: np.ndarray
     lghi: np.ndarray
     jl: np.ndarray
+    cellt: np.ndarray
     pv: np.ndarray
     one: np.ndarray
 
@@ -631,7 +634,7 @@ def _new_views(t, g):
                   np.zeros((n, tm, 105), np.int64), np.zeros((n, tm, MAX_PARTS, 2), np.int64), np.full((n, tm, 105), -1, np.int64), np.zeros((n, m)),
                   np.full((n, m), -1, np.int64), np.zeros((3, 105), np.bool_), np.full((2, 105), -1, np.int64),
                   np.zeros(64, np.bool_), np.zeros(105, np.bool_), np.ones(n, np.bool_),
-                  np.full((t.req_kind.shape[0], 66), -1, np.int64), np.zeros((n, 3, 3)), np.zeros((2, 1), np.int64),
+                  np.full((t.req_kind.shape[0], 66), -1, np.int64), np.zeros((n, 105), np.int64), np.zeros((n, 3, 3)), np.zeros((2, 1), np.int64),
                   np.zeros((MAX_CANDIDATES, 4 + MAX_SEATS), np.int64), np.zeros(MAX_CANDIDATES))
 
 
@@ -639,7 +642,7 @@ def _new_views(t, g):
 def _hot(t, g, st, V):
     return _Hot(g.geo, g.gains, g.w, t.cell_colour, t.cell_nb, V.vf, V.vi, V.tf, V.ti, V.tc, V.tp, V.lab, V.memo, V.stamp,
                 V.sb, V.si, st.crossed, st.touch, st.col_n, st.colour_n, st.row_n, st.lg, st.lglo, st.lghi, st.jl,
-                V.pv, V.one)
+                V.cellt, V.pv, V.one)
 
 
 # --------------------------------------------------------------------------- moves
@@ -887,6 +890,7 @@ def _target(t, V, st, p, cells, weight):
             colour = t.cell_colour[p, i]
             near = False
             label[i] = parts
+            V.cellt[p, i] |= 1 << ti
             stack[0] = i
             top = 1
             while top:
@@ -899,6 +903,7 @@ def _target(t, V, st, p, cells, weight):
                     if nb >= 0 and cells[nb] and not st.crossed[p, nb] and label[nb] < 0 \
                             and t.cell_colour[p, nb] == colour:
                         label[nb] = parts
+                        V.cellt[p, nb] |= 1 << ti
                         stack[top] = nb
                         top += 1
             V.tp[p, ti, parts, 0] = near
@@ -933,6 +938,7 @@ def _view(t, g, V, st, p, n):
     vf[F_HASDONE] = 0.0
     V.vi[p, 0] = 0
     V.vi[p, 1] += 1
+    V.cellt[p, :] = 0
     left = t.boxes[p] - st.failed[p]
     vf[F_FAIL] = g.w[6] * g.fail_scale[min(left, g.fail_scale.shape[0]) - 1] if left > 0 else g.w[6]
     miss = V.miss
@@ -1073,14 +1079,24 @@ def _score(h, p, s, colour):
             c = geo[p, s, G_COLS + j]
             if h.col_n[p, c] + geo[p, s, G_COLK + j] == 7:
                 v += vf[p, F_DONE + c]
-    nt = h.vi[p, 0]
-    if nt > 0:
+    near_t = 0  # the targets with a cell in the move or next to it: every other target's term is 0
+    if h.vi[p, 0] > 0:
+        for j in range(size):
+            near_t |= h.cellt[p, geo[p, s, G_CELLS + j]]
+        for j in range(nbn):
+            near_t |= h.cellt[p, geo[p, s, G_NBS + j]]
+    if near_t:
         sb, si = h.sb, h.si
         for j in range(size):
             sb[0, geo[p, s, G_CELLS + j]] = True
         for j in range(nbn):
             sb[1, geo[p, s, G_NBS + j]] = True
-        for ti in range(nt):
+        ti = -1
+        while near_t:  # ascending, the order the engine adds the targets' terms in
+            ti += 1
+            if not near_t >> ti & 1:
+                continue
+            near_t ^= 1 << ti
             overlap = False
             for j in range(size):
                 if h.lab[p, ti, geo[p, s, G_CELLS + j]] >= 0:
