@@ -170,6 +170,9 @@ def run_sweep(spec: SweepSpec, parts_dir: str | Path, *, workers: int | None = N
         if on_progress:
             on_progress(done_games, total_games)
 
+    # the longest chunks first (a game takes longer the more seats it has), so that no worker is
+    # left with a long one at the end while the others wait; the rows keep coordinate order
+    todo.sort(key=lambda c: -c.players * (c.stop - c.start))
     if todo:
         if dask_local or scheduler:
             _run_dask(todo, finished, dask_local, scheduler)

@@ -2244,16 +2244,18 @@ def end_state(game, row: np.ndarray, end: np.ndarray):
     from nochmal.engine.game import OVER
 
     st = game.new_state()
+    row = row.tolist()  # Python ints: numpy's scalars are slow to read one by one
     for p, seat in enumerate(st.seats):
         e = end[p]
         seat.crossed = int.from_bytes(np.packbits(e[:N_CELLS] != 0, bitorder="little").tobytes(), "little")
-        seat.jokers_used = seat.sheet.jokers - int(row[R_JOKERS + p])
-        seat.columns = {c: int(e[N_CELLS + c]) for c in range(N_COLS) if e[N_CELLS + c] >= 0}
-        seat.colours = {c: game.colour_bonus[0] for c in range(len(COLOURS)) if e[N_CELLS + N_COLS + c]}  # C-NO-BONUS
-        seat.failed = int(row[R_FAILED + p])
-    st.roll_index = int(row[R_TURNS]) - 1
+        seat.jokers_used = seat.sheet.jokers - row[R_JOKERS + p]
+        cols = e[N_CELLS:N_CELLS + N_COLS + len(COLOURS)].tolist()
+        seat.columns = {c: cols[c] for c in range(N_COLS) if cols[c] >= 0}
+        seat.colours = {c: game.colour_bonus[0] for c in range(len(COLOURS)) if cols[N_COLS + c]}  # C-NO-BONUS
+        seat.failed = row[R_FAILED + p]
+    st.roll_index = row[R_TURNS] - 1
     st.phase = OVER
-    st.end_reason = REASONS[int(row[R_REASON])]
+    st.end_reason = REASONS[row[R_REASON]]
     checks = {}
     for turn, r in (("10", R_PTS10), ("19", R_PTS19), ("27", R_PTS27)):
         if row[r] >= 0:
