@@ -2080,11 +2080,6 @@ def reference_state(game, seed: int, policy: str, cfg=None):
     return play(game.new_state(), python_policy(policy, cfg), random.Random(seed))
 
 
-def reference_history(game, seed: int, policy: str) -> list:
-    """The actions of :func:`reference_state`'s game."""
-    return reference_state(game, seed, policy).history
-
-
 def reference_record(game, seed: int, policy: str, cfg=None) -> GameRecord:
     """The record of :func:`reference_state`'s game."""
     return engine_record(game, reference_state(game, seed, policy, cfg))

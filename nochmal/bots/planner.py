@@ -79,15 +79,16 @@ COOP_PLAN_WORK = 4000
 COOP_COMPILED_ROLLOUTS = 80
 
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
-#: solo rolls out in compiled code (:class:`nochmal.bots.compiled.SoloSim`, ~30 µs a game): 20 candidates, up to 480
-#: rollouts, halving after 60, 120 and 240 (measured: 25.7 with 12 candidates, 25.6 with 12 x 960,
-#: 26.2 with 20 x 480 on 200 seeded games); a co-op rollout plays every seat through the engine with the mission checks
+#: solo rolls out in compiled code (:class:`nochmal.bots.compiled.SoloSim`, ~30 µs a game): 60 candidates (all the
+#: legal moves in 9 of 10 positions), up to 480 rollouts, halving after 60, 120 and 240 (measured: 25.7 with 12
+#: candidates, 25.6 with 12 x 960, 26.2 with 20 x 480 on 200 seeded games; over 1,000 games 26.22 with 20 and 26.61
+#: with 60 candidates, docs/bots.md); a co-op rollout plays every seat through the engine with the mission checks
 #: (~0.3-0.6 ms a decision), so its work cap keeps a 6-seat decision under a second. Co-op keeps
 #: greedy's choice unless another candidate's rollouts beat it, paired by dice, by 1.25 standard
 #: errors (measured on 129 held-out co-op decisions rolled out 160 times each, see docs/bots.md:
 #: with 3-6 seats the planner gained +0.0029 a decision that way, +0.0005 with the 0.05 margin before).
 PLANNER_CONFIGS = {
-    "solo": PlannerConfig(candidates=20, rollouts=480, halving=True, halving_at=(8, 4, 2)),
+    "solo": PlannerConfig(candidates=60, rollouts=480, halving=True, halving_at=(8, 4, 2)),
     "base": PlannerConfig(candidates=6, rollouts=24, work=WORK_BUDGET["base"]),
     "coop": PlannerConfig(candidates=6, rollouts=COOP_COMPILED_ROLLOUTS, switch_z=1.25, active_only=True, compiled=True),
 }
