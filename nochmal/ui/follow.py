@@ -10,7 +10,10 @@ This hidden Custom Component (``st.components.v2``) looks at the marker every 2 
 counter has not changed for :data:`STALE_MS` although the watcher should have run several times,
 it asks the server for a full rerun, which draws the watcher (and its timer) anew. While the
 watcher ticks, the component sends nothing, so it costs no rerun. A page without a watcher
-has no marker and the component does nothing.
+has no marker and the component does nothing, unless the marker went away and the page's main
+area has stayed blank for :data:`STALE_MS`: the run that removed the watcher lost its messages
+too (seen in CI: a phone whose seat was taken over showed an empty page, with no watcher left to
+rerun it), and the page is loaded again.
 """
 
 from __future__ import annotations
@@ -34,7 +37,21 @@ export default function (component) {
     f.timer = setInterval(() => {
       const el = document.querySelector(MARKER);
       const now = Date.now();
-      if (!el) { f.text = null; f.since = now; return; }
+      if (!el) {
+        // the marker went with the last run (the page no longer follows a game, e.g. its seat was
+        // taken over). Should that run's messages have been dropped, the page is left blank and
+        // nothing reruns it: after STALE ms of a blank page, load it again.
+        if (f.text !== null) { f.text = null; f.gone = now; }
+        const main = document.querySelector("[data-testid=stMain]");
+        if (f.gone && now - f.gone > STALE && main && main.innerText.trim() === ""
+            && document.visibilityState === "visible") {
+          f.gone = 0;
+          w.location.reload();
+        }
+        f.since = now;
+        return;
+      }
+      f.gone = 0;
       const text = el.textContent;
       if (text !== f.text) { f.text = text; f.since = now; return; }
       if (now - f.since > STALE && now - f.asked > STALE && document.visibilityState === "visible") {

@@ -156,3 +156,34 @@ def test_phones_join_by_seat_links_reload_restart_resume_and_a_take_over(page, n
     screenshot(phones[1], "lobby-phone-taken-over")
     phones[1].reload()
     expect(phones[1].get_by_text(message)).to_be_visible()
+
+
+# JS run in the page: from now on keep the game watcher's marker away and the main area empty, as
+# when the run that removed the watcher lost its messages (CI, 2026-11-26: a phone whose seat was
+# taken over showed an empty page). A reload drops this script, and the probe with it.
+BLANK_JS = """() => {
+  window.__nmBlankProbe = true;
+  const blank = () => {
+    document.querySelectorAll('.nm-watch-tick').forEach(e => e.remove());
+    const main = document.querySelector('[data-testid=stMain]');
+    if (main && main.innerText.trim() !== '') main.replaceChildren();
+  };
+  blank();
+  new MutationObserver(blank).observe(document.body, {childList: true, subtree: true, characterData: true});
+}"""
+
+
+def test_a_blank_page_whose_watcher_went_away_loads_itself_again(page, app_url, store):
+    """follow.py's guard: a page that followed a game, whose watcher marker went away and whose main area stayed
+    blank for STALE_MS, is loaded again, and then shows the game once more."""
+    ses = GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 3), 1), title="blank night",
+                             seat_names=NAMES)
+    page.goto(f"{app_url}/table?game={ses.game_id}&code={ses.meta['host_code']}")
+    expect(page.locator(".nm-watch-tick")).to_have_count(1)  # the watcher ticks (hidden)
+    page.wait_for_function("() => !!window.__nmFollow && window.__nmFollow.text !== null")  # the guard has seen it
+    page.evaluate(BLANK_JS)
+    assert page.evaluate("() => document.querySelector('[data-testid=stMain]').innerText.trim()") == ""
+    # the guard looks every 2 s and waits 12 s of blank page: a reload drops the probe
+    page.wait_for_function("() => window.__nmBlankProbe === undefined", timeout=40_000)
+    expect(page.locator(".nm-watch-tick")).to_have_count(1)
+    expect(page.get_by_text("blank night").first).to_be_visible()
