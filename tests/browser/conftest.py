@@ -39,6 +39,19 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
+def tap_until(tap, answered, attempts: int = 3) -> None:
+    """``tap()``, then ``answered()`` (an ``expect``): a tap that lands while the page is still
+    rerunning can be lost, so it is made again until the page answers, at most ``attempts`` times."""
+    for attempt in range(attempts):
+        tap()
+        try:
+            answered()
+            return
+        except AssertionError:
+            if attempt == attempts - 1:
+                raise
+
+
 def settle(page, timeout_ms: int = WAIT_MS) -> None:
     """Wait until Streamlit has finished the current run and no visible element is still a
     loading skeleton (components load lazily). Best effort: a screenshot is taken anyway."""

@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from conftest import tap_until
 from playwright.sync_api import expect
 
 from nochmal.ui import tableview as tv
@@ -163,14 +164,7 @@ def choose(page, box: str, option: str) -> None:
     tried again, at most three times."""
     combobox = page.get_by_role("combobox", name=box)
     item = page.get_by_role("option", name=option, exact=True)
-    for attempt in range(3):
-        press(combobox)
-        try:
-            expect(item).to_be_visible(timeout=10_000)
-            break
-        except AssertionError:
-            if attempt == 2:
-                raise
+    tap_until(lambda: press(combobox), lambda: expect(item).to_be_visible(timeout=10_000))
     press(item)
     expect(combobox).to_have_value(option)
 

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlparse
 import cv2
 import numpy as np
 import pytest
-from conftest import CHROMIUM_ARGS, PHONE, settle
+from conftest import CHROMIUM_ARGS, PHONE, settle, tap_until
 from playwright.sync_api import expect
 
 from nochmal.data.scan.synth import synthetic_photo
@@ -75,17 +75,13 @@ def choose_colour(page, panel, name: str) -> None:
     colour (the fresh-clone run on d3dcb53 saw A1 stay yellow).
 
     A click that lands while the page is still rerunning can be lost, so it is tried again (at most three times)."""
-    group = panel.locator("[data-testid=stButtonGroup]")
-    for attempt in range(3):
+    option = panel.locator("[data-testid=stButtonGroup]").get_by_role("radio", name=name, exact=True)
+
+    def tap() -> None:
         settle(page)
-        option = group.get_by_role("radio", name=name, exact=True)
         option.click()
-        try:
-            expect(option).to_have_attribute("aria-checked", "true", timeout=10_000)
-            break
-        except AssertionError:
-            if attempt == 2:
-                raise
+
+    tap_until(tap, lambda: expect(option).to_have_attribute("aria-checked", "true", timeout=10_000))
     settle(page)
 
 
