@@ -5,7 +5,7 @@ PYTEST_ARGS ?=
 # make run SERVE_ARGS="--host 0.0.0.0": other devices on the network may join
 SERVE_ARGS ?=
 
-.PHONY: run test bench measure-table measure-scan i18n-extract i18n-update i18n-compile clean
+.PHONY: run test bench solo-values measure-table measure-scan i18n-extract i18n-update i18n-compile clean
 
 $(STAMP): pyproject.toml
 	@if command -v python3.11 >/dev/null 2>&1; then \
@@ -31,6 +31,11 @@ endif
 
 bench: $(STAMP)
 	$(VENV)/bin/nochmal bench --json
+
+# the solo planner's rollout tables for every shipped sheet (boards/solo-values/, about 2 minutes a
+# sheet): after a change to a sheet, the table policy or the solo rules
+solo-values: $(STAMP)
+	$(VENV)/bin/nochmal fit-solo-values
 
 # a whole co-op game by a host screen and three phones in a real browser (about 7 minutes):
 # taps, phone-to-host times and screenshots in test-artifacts/ (CI runs it after the tests)

@@ -157,7 +157,7 @@ def test_bench_quick_json(cli):
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     for key in ("legal_moves_us", "random_decisions_per_s", "greedy_decision_us", "planner_decision_s",
-                "planner_solo_decision_s", "coop_planner_game_s"):
+                "planner_solo_decision_s", "coop_planner_game_s", "solo_greedy_game_us", "solo_table_game_us"):
         assert isinstance(out[key], (int, float)) and out[key] > 0
 
 
@@ -190,3 +190,16 @@ def test_simulate_coop_reports_the_win_rate(cli):
 def test_simulate_bad_arguments_are_one_line(cli, args, words):
     res = cli("simulate", *args)
     assert res.returncode == 2 and words in res.stderr and "Traceback" not in res.stderr
+
+
+def test_fit_solo_values_writes_tables_the_planner_accepts(cli, tmp_path):
+    from nochmal.bots import solo_values as sv
+    from nochmal.bots.compiled import solo_sim
+    from nochmal.engine.game import SoloGame
+
+    res = cli("fit-solo-values", "--sheets", "red", "--games", "400", "--rounds", "1", "--out", "tables", "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert "red: the table policy averages" in res.stdout and "Traceback" not in res.stderr
+    assert sv.load(tmp_path / "tables" / "red.npz", solo_sim(SoloGame(["red"]))) is not None
+    bad = cli("fit-solo-values", "--sheets", "red", "--games", "5", "--out", "tables")
+    assert bad.returncode == 2 and "--games must be at least 100" in bad.stderr and "Traceback" not in bad.stderr

@@ -15,6 +15,9 @@ greedy_decision_us
 planner_decision_s, planner_solo_decision_s
     median seconds of one planner decision on mid-game 6-seat co-op positions, and over whole
     solo games (each mode with its own settings, ``nochmal.bots.planner.PLANNER_CONFIGS``).
+solo_greedy_game_us, solo_table_game_us
+    median microseconds of one whole solo game from an empty standard sheet as the solo planner's
+    rollouts play it, greedy's and the table policy's (``nochmal.bots.solo_values``), 50 games a call.
 coop_planner_game_s
     mean seconds of one whole co-op game of the analytics' planner in compiled code
     (``nochmal.bots.planner.ANALYTICS_COOP``) on one core, over every mission and 1-6 seats,
@@ -145,8 +148,33 @@ def bench_bots(quick: bool = False) -> dict:
     for k in range(1 if quick else 3):
         stimes += _decision_times(SoloGame(["standard"]).new_state(), planner_policy, random.Random(100 + k))
     out["planner_solo_decision_s"] = round(statistics.median(stimes), 3)
+    out.update(_solo_rollout_game_us(5 if quick else 40))
     cells = [(2, 1), (2, 6)] if quick else [(m, n) for m in range(1, 6) for n in range(1, 7)]
     out["coop_planner_game_s"] = _coop_planner_game_s(cells, 1 if quick else 2)
+    return out
+
+
+def _solo_rollout_game_us(calls: int) -> dict:
+    """``solo_greedy_game_us`` and ``solo_table_game_us`` (each call 50 games with one roll
+    sequence, as the planner's rollouts of 50 candidates; the first call compiles, not timed)."""
+    from nochmal.bots.compiled import solo_sim
+
+    sim = solo_sim(SoloGame(["standard"]))
+    boards, jokers = sim.positions([(0, sim.sheet.jokers)] * 50)
+    out = {}
+    for name, run in (("solo_greedy_game_us", lambda d: sim.play(boards, jokers, d)),
+                      ("solo_table_game_us", lambda d: sim.play_rollouts(boards, jokers, d))):
+        if name == "solo_table_game_us" and sim.rollout_policy != "tables":
+            out[name] = None
+            continue
+        run(sim.draw(random.Random(0), sim.n_rolls))
+        times = []
+        for k in range(calls):
+            dice = sim.draw(random.Random(k + 1), sim.n_rolls)
+            t0 = time.perf_counter()
+            run(dice)
+            times.append((time.perf_counter() - t0) / 50)
+        out[name] = round(statistics.median(times) * 1e6, 1)
     return out
 
 

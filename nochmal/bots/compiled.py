@@ -136,6 +136,39 @@ class SoloSim:
         """:meth:`play` from (crossed, "!" left) pairs."""
         return self.play(*self.positions(starts), dice)
 
+    @property
+    def values(self):
+        """The sheet's fitted completion tables (:mod:`nochmal.bots.solo_values`), or None."""
+        from nochmal.bots.solo_values import tables_for
+
+        return tables_for(self)
+
+    @property
+    def rollout_policy(self) -> str:
+        """What :meth:`play_rollouts` plays: ``"tables"`` where the sheet has fitted tables, else ``"greedy"``."""
+        return "greedy" if self.values is None else "tables"
+
+    def play_rollouts(self, boards, jokers, dice):
+        """The planner's and the advisor's rollouts: :meth:`play_values` where the sheet has
+        fitted tables (a stronger policy than greedy), else :meth:`play`."""
+        vt = self.values
+        return self.play(boards, jokers, dice) if vt is None else self.play_values(boards, jokers, dice, vt)
+
+    def play_values(self, boards, jokers, dice, vt):
+        """The table policy (tables ``vt``) from each position with the same ``dice``, the
+        game's last ``len(dice)`` rolls; the final scores."""
+        if vt is None:
+            raise ValueError(f"no fitted solo tables for the sheet {self.sheet.id!r} (nochmal fit-solo-values)")
+        return self._k.play_values_many(boards, jokers, dice, self._t.arrays, vt)
+
+    def choose_values(self, crossed: int, jokers_left: int, colour_faces, number_faces, rolls_after: int, vt):
+        """The table policy's move as (cells, "!" spent), or None for a pass; ``rolls_after``:
+        the rolls the game has left after this one."""
+        (c1, c2), (n1, n2) = colour_faces, number_faces
+        s, n_j, _c, _n, _col = self._k.choose_values(self._k.bits_of(crossed), jokers_left, c1, c2, n1, n2,
+                                                      rolls_after, self._t.arrays, vt)
+        return None if s < 0 else (self._t.masks[s], int(n_j))
+
 
 def solo_sim_plays(game) -> bool:
     """Whether :class:`SoloSim` plays ``game`` exactly as the engine would: one seat (every

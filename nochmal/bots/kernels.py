@@ -127,6 +127,37 @@ class GreedyTables:
         return cls(tuple(masks), arrays)
 
 
+class ValueArrays(NamedTuple):
+    """The solo table policy's arrays (:mod:`nochmal.bots.solo_values`), for one sheet and a game
+    of ``R`` rolls; ``r`` below is the rolls left after the current one (0 at the last roll). A
+    *unit* is a column (0-14, its cells' rows as a 7-bit mask) or a colour block (15 on, its
+    cells in sheet order as a bit mask)."""
+
+    done: np.ndarray  # [r, unit, crossed mask] -> the chance the unit ends complete (float32: half the cache)
+    full: np.ndarray  # [unit] -> its mask when complete
+    joker: np.ndarray  # ["!" held, r] -> what holding them is worth
+    reach: np.ndarray  # [r] -> what a newly reachable cell is worth
+    star_worth: np.ndarray  # [cell set] -> the penalty its stars avoid
+    colbits: np.ndarray  # [cell set, j] -> the rows it crosses in its j-th column (aligned with Arrays.cols)
+    set_block: np.ndarray  # [cell set] -> the unit of its block (R-BLOCK: a cell set lies in one)
+    set_bits: np.ndarray  # [cell set] -> its cells in the block's mask
+    colour_units: np.ndarray  # [colour, i] -> the units of its blocks (-1 padded)
+    cell_unit: np.ndarray  # [cell] -> the unit of its block
+    cell_bit: np.ndarray  # [cell] -> its bit in the block's mask
+
+
+def column_bits(t: Arrays) -> np.ndarray:
+    """``ValueArrays.colbits`` for the cell sets of ``t``."""
+    n = t.size.shape[0]
+    out = np.zeros((n, 5), np.int64)
+    for s in range(n):
+        for j in range(int(t.ncols[s])):
+            c = int(t.cols[s, j])
+            out[s, j] = sum(1 << (int(t.cells[s, q]) // N_COLS) for q in range(int(t.size[s]))
+                            if int(t.cells[s, q]) % N_COLS == c)
+    return out
+
+
 def bits_of(crossed: int) -> np.ndarray:
     """A cell mask (Python int) as the kernels' boolean array."""
     raw = np.frombuffer(crossed.to_bytes((N_CELLS + 7) // 8, "little"), np.uint8)
@@ -182,11 +213,23 @@ def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3
     """Greedy's move with colour faces c1-c3 and number faces n1-n3 (-1: no die): (cell set index
     or -1 for a pass, "!" spent, colour die, number die, colour). ``claimed_cols``/``claimed_colours``:
     bit masks of what another seat completed first (later points, R-FIRST)."""
+    return _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
+                      claimed_colours, t, None, None, None, 0)
+
+
+@numba.njit(cache=True)
+def _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
+               claimed_colours, t, vt, masks, others, r):
+    """The best legal move with these faces, as :func:`_choose` returns it, valued by greedy's
+    heuristic (``vt`` None; numba compiles that case without the table branch) or by the
+    completion tables ``vt`` (:class:`ValueArrays`, solo: ``masks`` the units' crossed
+    masks, ``others`` :func:`_other_blocks`, ``r`` the rolls left after this one). Every legal (cell set, dice) is visited in
+    greedy's order; a strictly higher value wins, so ties keep the first."""
     order, lo, hi, cells, size, base, nbs, nbn = t.order, t.lo, t.hi, t.cells, t.size, t.base, t.nbs, t.nbn
     cols, colk, ncols, col_gain, colour_gain = t.cols, t.colk, t.ncols, t.col_gain, t.colour_gain
     wexp, jw, wfail = t.scalars[0], t.scalars[1], t.scalars[2]
     best, best_nj, best_c, best_n, best_col = -1, 0, -1, -1, -1
-    best_v = -wfail
+    best_v = -wfail if vt is None else 0.0  # the pass
     cfs = _sorted3(c1, c2, c3)
     nfs = _sorted3(n1, n2, n3)
     prev_c = -1
@@ -212,7 +255,10 @@ def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3
             n_j = ccost + ncost
             if n_j > jokers_left:
                 continue
-            cost = jw * n_j
+            if vt is None:
+                cost = jw * n_j
+            else:
+                cost = vt.joker[jokers_left, r] - vt.joker[jokers_left - n_j, r]
             c_lo, c_hi = (0, 5) if ccost else (cdie, cdie + 1)
             k_lo, k_hi = (1, 6) if ncost else (ndie, ndie + 1)
             for colour in range(c_lo, c_hi):
@@ -231,22 +277,51 @@ def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3
                                 anchored = True
                         if not legal or not anchored:
                             continue
-                        v = base[s]
-                        if wexp != 0.0:
-                            cnt = 0
-                            for j in range(nbn[s]):
-                                cell = nbs[s, j]
-                                if not crossed[cell] and not touch[cell]:
-                                    cnt += 1
-                            v += wexp * cnt
-                        for j in range(ncols[s]):
-                            c = cols[s, j]
-                            v += col_gain[claimed_cols >> c & 1, c, col_n[c], colk[s, j]]
-                        v = v + cgain[size[s]]
+                        if vt is None:
+                            v = base[s]
+                            if wexp != 0.0:
+                                cnt = 0
+                                for j in range(nbn[s]):
+                                    cell = nbs[s, j]
+                                    if not crossed[cell] and not touch[cell]:
+                                        cnt += 1
+                                v += wexp * cnt
+                            for j in range(ncols[s]):
+                                c = cols[s, j]
+                                v += col_gain[claimed_cols >> c & 1, c, col_n[c], colk[s, j]]
+                            v = v + cgain[size[s]]
+                        else:
+                            v = _table_value(s, colour, crossed, touch, masks, others, r, t, vt)
                         v -= cost
                         if v > best_v:
                             best, best_nj, best_c, best_n, best_col, best_v = s, n_j, cdie, ndie, colour, v
     return best, best_nj, best_c, best_n, best_col
+
+
+@numba.njit(cache=True, inline="always")
+def _table_value(s, colour, crossed, touch, masks, others, r, t, vt):
+    """What crossing cell set ``s`` (in ``colour``) is worth to the table policy: the rise in each
+    touched column's chance to end complete times its points; the rise in its block's chance times
+    the other blocks' chances of that colour (the colour completes when all its blocks do) times
+    the colour bonus; the penalty a crossed star avoids; and a little for each cell it makes
+    reachable (less as the game runs out)."""
+    done = vt.done
+    v = vt.star_worth[s]
+    if vt.reach[r] != 0.0:
+        cnt = 0
+        for j in range(t.nbn[s]):
+            cell = t.nbs[s, j]
+            if not crossed[cell] and not touch[cell]:
+                cnt += 1
+        v += vt.reach[r] * cnt
+    for j in range(t.ncols[s]):
+        c = t.cols[s, j]
+        m = masks[c]
+        v += t.first[c] * (done[r, c, m | vt.colbits[s, j]] - done[r, c, m])
+    u = vt.set_block[s]
+    m = masks[u]
+    v += t.scalars[5] * others[u] * (done[r, u, m | vt.set_bits[s]] - done[r, u, m])
+    return v
 
 
 @numba.njit(cache=True)
@@ -308,3 +383,106 @@ def choose_one(crossed, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols, claim
 def score_one(crossed, jokers_left, t):
     _touch, col_n, colour_n = _setup(crossed, t)
     return _score(crossed, col_n, colour_n, jokers_left, t)
+
+
+# --------------------------------------------------------------------------- the solo table policy
+@numba.njit(cache=True)
+def _unit_masks(crossed, vt):
+    """Each unit's crossed mask (:class:`ValueArrays`)."""
+    masks = np.zeros(vt.full.shape[0], np.int64)
+    for i in range(crossed.shape[0]):
+        if crossed[i]:
+            masks[i % N_COLS] |= 1 << (i // N_COLS)
+            masks[vt.cell_unit[i]] |= vt.cell_bit[i]
+    return masks
+
+
+@numba.njit(cache=True)
+def _other_blocks(masks, r, vt, others):
+    """``others[u]``: the chance that every *other* block of block ``u``'s colour ends complete
+    (the product of their chances), with ``r`` rolls left."""
+    cu = vt.colour_units
+    for k in range(cu.shape[0]):
+        for i in range(cu.shape[1]):
+            u = cu[k, i]
+            if u < 0:
+                break
+            p = 1.0
+            for i2 in range(cu.shape[1]):
+                u2 = cu[k, i2]
+                if u2 < 0:
+                    break
+                if u2 != u:
+                    p *= vt.done[r, u2, masks[u2]]
+            others[u] = p
+
+
+@numba.njit(cache=True)
+def _play_values(crossed0, jokers_left, dice, t, vt, seen):
+    """The table policy from ``crossed0`` over the game's last ``dice.shape[0]`` rolls; the final
+    score. ``seen`` (empty: not kept) gets each roll's unit masks after the move, for fitting."""
+    crossed = crossed0.copy()
+    touch, col_n, colour_n = _setup(crossed, t)
+    masks = _unit_masks(crossed, vt)
+    others = np.zeros(masks.shape[0])
+    jl = jokers_left
+    n = dice.shape[0]
+    for q in range(n):
+        r = n - 1 - q
+        _other_blocks(masks, r, vt, others)
+        s, n_j, _c, _n, _colour = _best_move(crossed, touch, col_n, colour_n, jl, dice[q, 0], dice[q, 1], -1,
+                                             dice[q, 2], dice[q, 3], -1, 0, 0, t, vt, masks, others, r)
+        if s >= 0:
+            _cross(s, crossed, touch, col_n, colour_n, t)
+            for j in range(t.ncols[s]):
+                masks[t.cols[s, j]] |= vt.colbits[s, j]
+            masks[vt.set_block[s]] |= vt.set_bits[s]
+            jl -= n_j
+        if seen.shape[0]:
+            seen[q] = masks
+    return _score(crossed, col_n, colour_n, jl, t)
+
+
+@numba.njit(cache=True)
+def play_values_many(starts, jokers, dice, t, vt):
+    """:func:`_play_values` from each start position with the same dice (the planner's rollouts)."""
+    out = np.zeros(starts.shape[0], np.int64)
+    nothing = np.zeros((0, vt.full.shape[0]), np.int64)
+    for k in range(starts.shape[0]):
+        out[k] = _play_values(starts[k], jokers[k], dice, t, vt, nothing)
+    return out
+
+
+@numba.njit(cache=True)
+def choose_values(crossed, jokers_left, c1, c2, n1, n2, r, t, vt):
+    """The table policy's move with these dice, ``r`` rolls left after this one (see :func:`_choose`)."""
+    touch, col_n, colour_n = _setup(crossed, t)
+    masks = _unit_masks(crossed, vt)
+    others = np.zeros(masks.shape[0])
+    _other_blocks(masks, r, vt, others)
+    return _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, -1, n1, n2, -1, 0, 0, t, vt, masks,
+                      others, r)
+
+
+@numba.njit(cache=True)
+def fit_counts(games, jokers, t, vt):
+    """Whole games of the table policy from an empty sheet with ``jokers`` "!" (``games``: (n,
+    rolls, 4) dice): their scores, and for each (r, unit, mask) seen after a move how often it
+    was seen and how often that unit ended complete."""
+    n_games, R = games.shape[0], games.shape[1]
+    n_units = vt.full.shape[0]
+    seen = np.zeros(vt.done.shape)
+    hits = np.zeros(vt.done.shape)
+    scores = np.zeros(n_games, np.int64)
+    hist = np.zeros((R, n_units), np.int64)
+    empty = np.zeros(N_CELLS, np.bool_)
+    for g in range(n_games):
+        scores[g] = _play_values(empty, jokers, games[g], t, vt, hist)
+        for u in range(n_units):
+            complete = hist[R - 1, u] == vt.full[u]
+            for q in range(R):
+                r = R - 1 - q
+                seen[r, u, hist[q, u]] += 1
+                if complete:
+                    hits[r, u, hist[q, u]] += 1
+    return scores, seen, hits

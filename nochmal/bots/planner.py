@@ -5,8 +5,10 @@ dice still to come, scored by the seat's result (co-op: the team's); seeded and 
 The planner rolls every candidate out with the same dice (common random numbers), spends its
 rollouts where the choice is close (successive halving) and stops on a budget of simulated
 actions, never of seconds, so a game replays the same on any machine. Solo games roll out in
-compiled code (:class:`nochmal.bots.compiled.SoloSim`), which plays exactly like greedy at about
-30 µs a whole game, so the solo planner affords thousands of rollouts a decision.
+compiled code (:class:`nochmal.bots.compiled.SoloSim`) with the table policy where the sheet has
+fitted tables (:mod:`nochmal.bots.solo_values`: about 20 points a game alone against greedy's 14,
+at about 4-5 times greedy's cost), else with greedy's exact play (about 30 µs a whole game), so the
+solo planner affords thousands of rollouts a decision.
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ COOP_PLAN_WORK = 4000
 COOP_COMPILED_ROLLOUTS = 80
 
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
-#: solo rolls out in compiled code (:class:`nochmal.bots.compiled.SoloSim`, ~30 µs a game): 60 candidates (all the
+#: solo rolls out in compiled code (:class:`nochmal.bots.compiled.SoloSim`; the table policy where the sheet has
+#: tables, +1.25 on 100 paired games, docs/bots.md): 60 candidates (all the
 #: legal moves in 9 of 10 positions), up to 480 rollouts, halving after 60, 120 and 240 (measured: 25.7 with 12
 #: candidates, 25.6 with 12 x 960, 26.2 with 20 x 480 on 200 seeded games; over 1,000 games 26.22 with 20 and 26.61
 #: with 60 candidates, docs/bots.md); a co-op rollout plays every seat through the engine with the mission checks
@@ -188,7 +191,7 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
             alive.sort(key=lambda j: (-totals[j], j))
             alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
         if sim is not None:  # every candidate still in the race with the same dice, in one call
-            scores = sim.play(boards[alive], jokers[alive], sim.draw(random.Random(base_seed + n), sim.n_rolls - nxt))
+            scores = sim.play_rollouts(boards[alive], jokers[alive], sim.draw(random.Random(base_seed + n), sim.n_rolls - nxt))
             for j, v in zip(alive, scores.tolist()):
                 counts[j] += 1
                 totals[j] += v

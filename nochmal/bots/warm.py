@@ -9,8 +9,9 @@ import random
 
 
 def warm() -> None:
-    """One short call of each compiled entry point: the solo and base greedy and rollouts
-    (:mod:`nochmal.bots.kernels`) and the co-op game (:mod:`nochmal.bots.coop_kernel`)."""
+    """One short call of each compiled entry point: the solo and base greedy and rollouts, the
+    solo table policy's rollouts (:mod:`nochmal.bots.kernels`) and the co-op game
+    (:mod:`nochmal.bots.coop_kernel`)."""
     from nochmal.analytics.simulate import make_game
     from nochmal.bots import coop_kernel
     from nochmal.bots.compiled import solo_sim
@@ -20,6 +21,9 @@ def warm() -> None:
     sim.score(*start)
     sim.choose(*start, [0], [1])
     sim.rollout(*start, 0, random.Random(0))
+    if sim.values is not None:
+        sim.play_rollouts(*sim.positions([start]), sim.draw(random.Random(0), 2))
+        sim.choose_values(*start, (0, 0), (1, 1), 0, sim.values)
     coop_kernel.warm()
 
 
