@@ -477,3 +477,19 @@ def test_the_perfect_dice_bound_plays_out_with_the_games_own_dice():
             assert bound._value_with_the_games_dice(st, a, seat, rng) == rollout(ref, copy, seat), (seats, a)
             checked += 1
     assert checked == 9
+
+
+def test_processes_share_the_compile_lock():
+    """While one process compiles the co-op kernel (or loads it), another that needs it waits for
+    the lock instead of compiling it a second time; once it is free, the other gets it."""
+    import subprocess
+    import sys
+
+    probe = ("import fcntl, sys; fh = open(sys.argv[1], 'a')\n"
+             "try:\n    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB); print('free')\n"
+             "except BlockingIOError:\n    print('held')\n")
+    path = str(ck.compile_lock_path())
+    with ck._compile_lock():
+        held = subprocess.run([sys.executable, "-c", probe, path], capture_output=True, text=True, timeout=60)
+    free = subprocess.run([sys.executable, "-c", probe, path], capture_output=True, text=True, timeout=60)
+    assert (held.stdout.strip(), free.stdout.strip()) == ("held", "free"), (held.stderr, free.stderr)

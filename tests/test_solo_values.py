@@ -26,7 +26,7 @@ def test_every_shipped_sheet_has_tables_that_fit_it():
     assert len(SHIPPED) >= 7
     for sheet_id in SHIPPED:
         sim = solo_sim(SoloGame([sheet_id]))
-        assert sim.values is not None, f"no fitted tables for {sheet_id}: run nochmal fit-solo-values --sheets {sheet_id}"
+        assert sim.values is not None, f"no tables fit {sheet_id}: run nochmal fit-solo-values --sheets {sheet_id}"
         assert sim.rollout_policy == "tables"
 
 

@@ -54,8 +54,12 @@ Rules version 1 (other end-of-game readings) is not played here: :func:`kernel_p
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import random
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NamedTuple
 
 import numba
@@ -2106,10 +2110,52 @@ def plan_params(cfg=None) -> np.ndarray:
     return np.array([cfg.rollouts, cfg.candidates, cfg.switch_z, planner.SWITCH_SD_FLOOR ** 2], np.float64)
 
 
+_COMPILED = []  # [True] once run_games is compiled or loaded in this process
+
+
+def compile_lock_path() -> Path:
+    """The lock file of :func:`_ensure_compiled` (one per installed copy of this module)."""
+    copy = hashlib.sha256(__file__.encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"nochmal-coop-kernel-{copy}.lock"
+
+
+@contextlib.contextmanager
+def _compile_lock():
+    """An exclusive lock shared by every process of this copy of the module (none where locks
+    are not available)."""
+    try:
+        import fcntl
+
+        fh = open(compile_lock_path(), "a")
+    except (ImportError, OSError):
+        yield
+        return
+    with fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _ensure_compiled() -> None:
+    """Compile :func:`run_games` (about two minutes on a fresh machine) or load it from numba's
+    disk cache, once a process, under :func:`_compile_lock`: processes that start at once
+    (``nochmal serve``'s background warm-up and the app, two test processes) compile it once; the
+    others wait and load the first's."""
+    if _COMPILED:
+        return
+    with _compile_lock():
+        if not _COMPILED:
+            _COMPILED.append(True)  # before the short game, whose own call comes back here
+            warm()
+
+
 def _run(game, pos, seeds, mts, policy: str, threads: int = 1, trace=None, ends: bool = True, cfg=None):
     """:func:`run_games` for ``game`` from ``pos`` (:func:`position`; None: a new game), one game
     per seed or per generator state in ``mts``, on ``threads`` threads: (rows, end positions;
     none without ``ends``). ``cfg``: the planner's settings (:func:`plan_params`)."""
+    _ensure_compiled()
     tables = coop_tables(game)
     plan = plan_params(cfg) if policy == "planner" else np.zeros(4, np.float64)
     n = game.n_seats

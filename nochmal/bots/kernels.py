@@ -222,9 +222,9 @@ def _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2,
                claimed_colours, t, vt, masks, others, r):
     """The best legal move with these faces, as :func:`_choose` returns it, valued by greedy's
     heuristic (``vt`` None; numba compiles that case without the table branch) or by the
-    completion tables ``vt`` (:class:`ValueArrays`, solo: ``masks`` the units' crossed
-    masks, ``others`` :func:`_other_blocks`, ``r`` the rolls left after this one). Every legal (cell set, dice) is visited in
-    greedy's order; a strictly higher value wins, so ties keep the first."""
+    completion tables ``vt`` (:class:`ValueArrays`, solo: ``masks`` the units' crossed masks,
+    ``others`` :func:`_other_blocks`, ``r`` the rolls left after this one). Every legal (cell
+    set, dice) is visited in greedy's order; a strictly higher value wins, so ties keep the first."""
     order, lo, hi, cells, size, base, nbs, nbn = t.order, t.lo, t.hi, t.cells, t.size, t.base, t.nbs, t.nbn
     cols, colk, ncols, col_gain, colour_gain = t.cols, t.colk, t.ncols, t.col_gain, t.colour_gain
     wexp, jw, wfail = t.scalars[0], t.scalars[1], t.scalars[2]

@@ -9,13 +9,14 @@ import random
 
 
 def warm() -> None:
-    """One short call of each compiled entry point: the solo and base greedy and rollouts, the
-    solo table policy's rollouts (:mod:`nochmal.bots.kernels`) and the co-op game
-    (:mod:`nochmal.bots.coop_kernel`)."""
+    """One short call of each compiled entry point: the co-op game first (:mod:`nochmal.bots.coop_kernel`,
+    the longest to compile and the one most tests wait for), then the solo and base greedy and
+    rollouts and the solo table policy's rollouts (:mod:`nochmal.bots.kernels`)."""
     from nochmal.analytics.simulate import make_game
     from nochmal.bots import coop_kernel
     from nochmal.bots.compiled import solo_sim
 
+    coop_kernel.warm()
     sim = solo_sim(make_game("solo"))
     start = (0, sim.sheet.jokers)
     sim.score(*start)
@@ -23,8 +24,6 @@ def warm() -> None:
     sim.rollout(*start, 0, random.Random(0))
     if sim.values is not None:
         sim.play_rollouts(*sim.positions([start]), sim.draw(random.Random(0), 2))
-        sim.choose_values(*start, (0, 0), (1, 1), 0, sim.values)
-    coop_kernel.warm()
 
 
 if __name__ == "__main__":  # pragma: no cover - run as a background process
