@@ -82,7 +82,7 @@ COOP_COMPILED_ROLLOUTS = 80
 
 #: the planner's settings by mode, measured with ``nochmal simulate`` and ``nochmal bench``:
 #: solo rolls out in compiled code (:class:`nochmal.bots.compiled.SoloSim`; the table policy where the sheet has
-#: tables, +1.25 on 100 paired games, docs/bots.md): 60 candidates (all the
+#: tables, +1.57 on 394 paired games, docs/bots.md): 60 candidates (all the
 #: legal moves in 9 of 10 positions), up to 480 rollouts, halving after 60, 120 and 240 (measured: 25.7 with 12
 #: candidates, 25.6 with 12 x 960, 26.2 with 20 x 480 on 200 seeded games; over 1,000 games 26.22 with 20 and 26.61
 #: with 60 candidates, docs/bots.md); a co-op rollout plays every seat through the engine with the mission checks
