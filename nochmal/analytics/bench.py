@@ -203,9 +203,9 @@ def bench_scan(n: int = 13, seed: int = 20) -> dict:
 
     from nochmal.data.scan.reader import scan_bytes
     from nochmal.data.scan.synth import synthetic_photo
-    from nochmal.engine.sheet import BOARDS_DIR
+    from nochmal.engine.sheet import shipped_sheet_ids
 
-    ids = sorted(p.stem for p in BOARDS_DIR.glob("*.toml"))
+    ids = shipped_sheet_ids()
     times = []
     for i in range(n):
         photo = synthetic_photo(ids[i % len(ids)], np.random.default_rng([seed, i]))

@@ -10,6 +10,7 @@ kernels are imported inside the functions that use them.
 
 from __future__ import annotations
 
+import functools
 import random
 
 import numpy as np
@@ -136,9 +137,10 @@ class SoloSim:
         """:meth:`play` from (crossed, "!" left) pairs."""
         return self.play(*self.positions(starts), dice)
 
-    @property
+    @functools.cached_property
     def values(self):
-        """The sheet's fitted completion tables (:mod:`nochmal.bots.solo_values`), or None."""
+        """The sheet's fitted completion tables (:mod:`nochmal.bots.solo_values`), or None; looked
+        up once per simulator (every rollout batch of a planner decision reads it)."""
         from nochmal.bots.solo_values import tables_for
 
         return tables_for(self)

@@ -280,9 +280,9 @@ def _cmd_fit_solo_values(args) -> int:
     from nochmal.analytics.simulate import make_game
     from nochmal.bots import solo_values as sv
     from nochmal.bots.compiled import solo_sim
-    from nochmal.engine.sheet import BOARDS_DIR
+    from nochmal.engine.sheet import shipped_sheet_ids
 
-    ids = args.sheets or sorted(p.stem for p in BOARDS_DIR.glob("*.toml"))
+    ids = args.sheets or shipped_sheet_ids()
     out_dir = Path(args.out) if args.out else sv.VALUES_DIR
     for sheet_id in ids:
         game = make_game("solo", sheets=[sheet_id])

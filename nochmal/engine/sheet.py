@@ -462,6 +462,11 @@ def get_sheet(sheet_id: str) -> Sheet:
     return _load_cached(str(p), p.stat().st_mtime_ns)
 
 
+def shipped_sheet_ids() -> list[str]:
+    """The ids of the shipped boards (``boards/*.toml``; no user boards)."""
+    return sorted(p.stem for p in BOARDS_DIR.glob("*.toml"))
+
+
 def sheet_ids() -> list[str]:
     return sorted(sheet_paths())
 
