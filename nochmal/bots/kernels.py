@@ -223,8 +223,9 @@ def _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2,
     """The best legal move with these faces, as :func:`_choose` returns it, valued by greedy's
     heuristic (``vt`` None; numba compiles that case without the table branch) or by the
     completion tables ``vt`` (:class:`ValueArrays`, solo: ``masks`` the units' crossed masks,
-    ``others`` :func:`_other_blocks`, ``r`` the rolls left after this one). Every legal (cell
-    set, dice) is visited in greedy's order; a strictly higher value wins, so ties keep the first."""
+    ``others`` scratch for :func:`_colour_others`, filled in for the colours the dice reach, ``r``
+    the rolls left after this one). Every legal (cell set, dice) is visited in greedy's order; a
+    strictly higher value wins, so ties keep the first."""
     order, lo, hi, cells, size, base, nbs, nbn = t.order, t.lo, t.hi, t.cells, t.size, t.base, t.nbs, t.nbn
     cols, colk, ncols, col_gain, colour_gain = t.cols, t.colk, t.ncols, t.col_gain, t.colour_gain
     wexp, jw, wfail = t.scalars[0], t.scalars[1], t.scalars[2]
@@ -233,6 +234,7 @@ def _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2,
     cfs = _sorted3(c1, c2, c3)
     nfs = _sorted3(n1, n2, n3)
     prev_c = -1
+    have = 0  # (tables) the colours whose ``others`` are filled in
     for ci in range(3):  # the faces as move_groups takes them: distinct, ascending
         cdie = cfs[ci]
         if cdie == NO_FACE:
@@ -262,6 +264,10 @@ def _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2,
             c_lo, c_hi = (0, 5) if ccost else (cdie, cdie + 1)
             k_lo, k_hi = (1, 6) if ncost else (ndie, ndie + 1)
             for colour in range(c_lo, c_hi):
+                if vt is not None:
+                    if not have >> colour & 1:  # its blocks' chances, once a call, for the colours it visits
+                        _colour_others(colour, masks, r, vt, others)
+                        have |= 1 << colour
                 cgain = colour_gain[claimed_colours >> colour & 1, colour_n[colour]]
                 for k in range(k_lo, k_hi):
                     for oi in range(lo[colour, k], hi[colour, k]):
@@ -398,23 +404,22 @@ def _unit_masks(crossed, vt):
 
 
 @numba.njit(cache=True)
-def _other_blocks(masks, r, vt, others):
-    """``others[u]``: the chance that every *other* block of block ``u``'s colour ends complete
-    (the product of their chances), with ``r`` rolls left."""
+def _colour_others(colour, masks, r, vt, others):
+    """``others[u]`` for each block ``u`` of ``colour``: the chance that every *other* block of
+    the colour ends complete (the product of their chances), with ``r`` rolls left."""
     cu = vt.colour_units
-    for k in range(cu.shape[0]):
-        for i in range(cu.shape[1]):
-            u = cu[k, i]
-            if u < 0:
+    for i in range(cu.shape[1]):
+        u = cu[colour, i]
+        if u < 0:
+            break
+        p = 1.0
+        for i2 in range(cu.shape[1]):
+            u2 = cu[colour, i2]
+            if u2 < 0:
                 break
-            p = 1.0
-            for i2 in range(cu.shape[1]):
-                u2 = cu[k, i2]
-                if u2 < 0:
-                    break
-                if u2 != u:
-                    p *= vt.done[r, u2, masks[u2]]
-            others[u] = p
+            if u2 != u:
+                p *= vt.done[r, u2, masks[u2]]
+        others[u] = p
 
 
 @numba.njit(cache=True)
@@ -429,7 +434,6 @@ def _play_values(crossed0, jokers_left, dice, t, vt, seen):
     n = dice.shape[0]
     for q in range(n):
         r = n - 1 - q
-        _other_blocks(masks, r, vt, others)
         s, n_j, _c, _n, _colour = _best_move(crossed, touch, col_n, colour_n, jl, dice[q, 0], dice[q, 1], -1,
                                              dice[q, 2], dice[q, 3], -1, 0, 0, t, vt, masks, others, r)
         if s >= 0:
@@ -459,7 +463,6 @@ def choose_values(crossed, jokers_left, c1, c2, n1, n2, r, t, vt):
     touch, col_n, colour_n = _setup(crossed, t)
     masks = _unit_masks(crossed, vt)
     others = np.zeros(masks.shape[0])
-    _other_blocks(masks, r, vt, others)
     return _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, -1, n1, n2, -1, 0, 0, t, vt, masks,
                       others, r)
 

@@ -131,6 +131,16 @@ def team_candidates(state, seat: int, k: int, rng: random.Random) -> list:
     return cands
 
 
+def seat_candidates(state, seat: int, k: int, rng: random.Random) -> list:
+    """One seat's candidates outside a team choice: greedy's own choice first, then the
+    heuristic's best moves (``k`` in all), then the pass."""
+    own = greedy_policy(state, rng)
+    cands = [own] + [a for a, _ in ranked_moves(state, seat, k) if a != own][: k - 1]
+    if PASS not in cands:
+        cands.append(PASS)
+    return cands
+
+
 def _one_seat_coop(state, seat: int) -> bool:
     """A co-op game with one seat: its candidates are those of a team choice (one per dice pair,
     the seat's best move for it, and the failed roll), as the compiled planner has them."""
@@ -161,11 +171,7 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     else:
         if cfg.active_only and state.game.cooperative and state.game.n_seats > 1:
             return [(greedy_policy(state, rng), 0.0, 0)]
-        # greedy's own choice first, then the heuristic's best moves, then the pass
-        own = greedy_policy(state, rng)
-        cands = [own] + [a for a, _ in ranked_moves(state, seat, cfg.candidates) if a != own][: cfg.candidates - 1]
-        if PASS not in cands:
-            cands.append(PASS)
+        cands = seat_candidates(state, seat, cfg.candidates, rng)
         seat_for_value = seat
     if len(cands) == 1:
         return [(cands[0], 0.0, 0)]
