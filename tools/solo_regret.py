@@ -87,7 +87,7 @@ def report(rows: list[dict], names: list[str], rolls: int) -> None:
         xs = [r[name] for r in rows]
         m = statistics.fmean(xs)
         half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
-        per_game = "(its choice, then the planner's play: for scale)" if name == "greedy" else f"{m * rolls:6.2f} a game"
+        per_game = "(greedy's own choice, for scale)" if name == "greedy" else f"{m * rolls:6.2f} a game"
         print(f"  {name:20s} {m:7.4f} +- {half:.4f} a decision   {per_game}")
 
 
