@@ -57,8 +57,7 @@ def gold_values(state, cands, n: int) -> np.ndarray:
     """Each candidate's mean over ``n`` rollouts of the planner's rollout policy, the same dice
     for all (seeds apart from the planner's own)."""
     sim = solo_sim(state.game)
-    boards, jokers = sim.positions([sim.after(state.seats[0], a) for a in cands])
-    rolls = sim.n_rolls - state.roll_index - 1
+    boards, jokers, rolls = sim.candidate_starts(state, 0, cands)
     total = np.zeros(len(cands))
     for i in range(n):
         total += sim.play_rollouts(boards, jokers, sim.draw(random.Random(10**9 + i), rolls))

@@ -178,16 +178,15 @@ def suggestions(state, seat: int, k: int = 3, rng_seed: int = 0, rollouts: int |
             return compiled
     sim = solo_sim(game)
     if sim is not None:
-        boards, jokers = sim.positions([sim.after(state.seats[seat], a) for a in cands])
-        nxt = state.roll_index + 1
+        boards, jokers, rolls = sim.candidate_starts(state, seat, cands)
     n = 0
     while True:
         rr = random.Random(f"nochmal-advice-{rng_seed}-{n}").getrandbits(64)
         if sim is not None:  # solo: the same play, compiled (nochmal.bots.kernels); every candidate, one call
-            scores = sim.play(boards, jokers, sim.draw(random.Random(rr), sim.n_rolls - nxt))
+            scores = sim.play(boards, jokers, sim.draw(random.Random(rr), rolls))
             for i, v in enumerate(scores.tolist()):
                 totals[i] += v
-            work += (sim.n_rolls - nxt + 1) * len(cands)
+            work += (rolls + 1) * len(cands)
         else:
             for i, a in enumerate(cands):
                 st = state.clone()

@@ -107,6 +107,12 @@ class SoloSim:
             return seat.crossed | action.cells, seat.jokers_left - action.joker_cost
         return seat.crossed, seat.jokers_left
 
+    def candidate_starts(self, state, seat: int, cands):
+        """The rollouts' starts once ``seat`` makes each of ``cands`` in ``state``'s current roll:
+        (boards, "!" left) as :meth:`positions` gives them, and the rolls left after this one."""
+        boards, jokers = self.positions([self.after(state.seats[seat], a) for a in cands])
+        return boards, jokers, self.n_rolls - state.roll_index - 1
+
     def choose(self, crossed: int, jokers_left: int, colour_faces, number_faces):
         """Greedy's move as (cells, "!" spent), or None for a pass."""
         s, n_j, _c, _n, _col = _kernel_choice(self._k, self._t, self._k.bits_of(crossed), jokers_left,

@@ -183,8 +183,7 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
     base_seed = rng.getrandbits(32)
     sim = solo_sim(state.game) if cfg.horizon is None and seat == 0 and state.phase == "active" else None
     if sim is not None:  # solo: compiled rollouts (the same play as the state-based rollout)
-        boards, jokers = sim.positions([sim.after(state.seats[0], a) for a in cands])
-        nxt = state.roll_index + 1
+        boards, jokers, rolls = sim.candidate_starts(state, 0, cands)
     if sim is None and cfg.compiled and cfg.horizon is None:
         values = _compiled_rollouts(state, cands, seat, [base_seed + k for k in range(cfg.rollouts)])
         if values is not None:
@@ -197,11 +196,11 @@ def plan(state, rng: random.Random, cfg: PlannerConfig | None = None, seat: int 
             alive.sort(key=lambda j: (-totals[j], j))
             alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
         if sim is not None:  # every candidate still in the race with the same dice, in one call
-            scores = sim.play_rollouts(boards[alive], jokers[alive], sim.draw(random.Random(base_seed + n), sim.n_rolls - nxt))
+            scores = sim.play_rollouts(boards[alive], jokers[alive], sim.draw(random.Random(base_seed + n), rolls))
             for j, v in zip(alive, scores.tolist()):
                 counts[j] += 1
                 totals[j] += v
-            work += 2 * (sim.n_rolls - nxt) * len(alive)
+            work += 2 * rolls * len(alive)
         else:
             v0 = None
             for j in alive:
