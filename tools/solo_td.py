@@ -15,7 +15,8 @@ best value one roll later, over all 441 unordered rolls of 2 colour + 2 number d
     python tools/solo_td.py --games 3000000 3000000 --alpha 0.3 0.03 --two-ply 400
 
 prints each phase's held-out means and, with ``--two-ply N``, both policies on N seeded games
-(the same dice for both). Everything is seeded: the same command prints the same figures.
+(the same dice for both). Everything is seeded: the same command prints the same scores (only
+the seconds vary).
 """
 
 from __future__ import annotations
