@@ -222,7 +222,8 @@ def games(dice, jokers, t, vt, wu, wk, wj, alpha, two):
 def new_weights(sim) -> dict:
     """Zero weights for a solo sheet (``sim``: its :class:`nochmal.bots.compiled.SoloSim`)."""
     rolls, units = sim.n_rolls, sim.values.full.shape[0]
-    return {"wu": np.zeros((rolls, units, 128)), "wk": np.zeros((rolls, 5, 22)),
+    colour_cells = int(sim._t.arrays.colour_size.max())  # a colour's crossed count runs 0..its cells
+    return {"wu": np.zeros((rolls, units, 128)), "wk": np.zeros((rolls, 5, colour_cells + 1)),
             "wj": np.zeros((rolls, sim.sheet.jokers + 1))}
 
 
@@ -233,8 +234,9 @@ def play(sim, w: dict, dice, *, alpha: float = 0.0, two: bool = False) -> np.nda
 
 
 def train(sim, w: dict, n_games: int, alpha: float, rng, held, *, batch: int = 100_000, report=print) -> None:
-    """``n_games`` games of TD learning with step ``alpha`` (shared by the 51 weights a position
-    has), reporting the held-out mean (one move deep) after every batch."""
+    """``n_games`` games of TD learning with step ``alpha`` (shared by the weights a position has:
+    one a unit, one a colour, one for the "!"), reporting the held-out mean (one move deep) after
+    every batch."""
     step = alpha / (w["wu"].shape[1] + 6)
     t0, done = time.perf_counter(), 0
     while done < n_games:
