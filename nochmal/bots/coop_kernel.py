@@ -146,6 +146,7 @@ class CoopArrays(NamedTuple):
     req_kind: np.ndarray  # [requirement]: REQ_KINDS
     req_needed: np.ndarray  # [requirement]: how many are needed
     seq: np.ndarray  # the sequence's columns (M5), empty if none
+    omask: np.ndarray  # [seat, i, 2]: the cells of order[seat, i] as a bit mask, cells 0-63 and 64-104
 
 
 class GreedyArrays(NamedTuple):
@@ -192,12 +193,14 @@ class CoopTables:
         hi = np.zeros((n, 5, 6), np.int32)
         cells = np.full((n, width, 5), -1, np.int16)
         size = np.zeros((n, width), np.int8)
+        omask = np.zeros((n, width, 2), np.uint64)
         for p, x in enumerate(per):
             k = len(x.masks)
             order[p, :k] = x.order
             lo[p], hi[p] = x.lo, x.hi
             cells[p, :k] = x.cells
             size[p, :k] = x.size
+            omask[p, :k] = [(x.masks[s] & (2**64 - 1), x.masks[s] >> 64) for s in x.order]
         cell_nb = np.full((N_CELLS, 4), -1, np.int16)
         for i in range(N_CELLS):
             nidx = list(indices(neighbours(1 << i) & FULL))
@@ -234,7 +237,7 @@ class CoopTables:
             raise ValueError("the compiled co-op game plays missions with one sequence at most")
         seq = np.array([COLUMNS.index(c) for c in (seqs[0] if seqs else "")], np.int64)
         arrays = CoopArrays(order, lo, hi, cells, size, cell_nb, start, star, cell_colour, colour_size, first,
-                            later, jokers, boxes, nf_num, nf_cells, track, goals, req_kind, req_needed, seq)
+                            later, jokers, boxes, nf_num, nf_cells, track, goals, req_kind, req_needed, seq, omask)
         masks = tuple(x.masks for x in per)
         return cls(masks, tuple(x.index for x in per), arrays, _greedy_arrays(game, per, width))
 
@@ -668,23 +671,29 @@ def _legal(t, st, p):
     if not st.lgdirty[p]:
         return
     st.lgdirty[p] = False
+    one = np.uint64(1)
+    cr0 = cr1 = to0 = to1 = np.uint64(0)  # the crossed cells and the cells next to a cross, as masks
+    for c in range(64):
+        if st.crossed[p, c]:
+            cr0 |= one << np.uint64(c)
+        if st.touch[p, c]:
+            to0 |= one << np.uint64(c)
+    for c in range(64, 105):
+        if st.crossed[p, c]:
+            cr1 |= one << np.uint64(c - 64)
+        if st.touch[p, c]:
+            to1 |= one << np.uint64(c - 64)
+    zero = np.uint64(0)
     q = 0
     for colour in range(5):
         for k in range(1, 6):
             st.lglo[p, colour, k] = q
             for oi in range(t.lo[p, colour, k], t.hi[p, colour, k]):
-                s = t.order[p, oi]
-                legal = True
-                anchored = False
-                for j in range(k):
-                    cell = t.cells[p, s, j]
-                    if st.crossed[p, cell]:
-                        legal = False
-                        break
-                    if st.touch[p, cell]:
-                        anchored = True
-                if legal and anchored:
-                    st.lg[p, q] = s
+                m0 = t.omask[p, oi, 0]
+                m1 = t.omask[p, oi, 1]
+                # legal: none of its cells crossed; anchored: one of them next to a cross (or in the start column)
+                if (m0 & cr0) | (m1 & cr1) == zero and (m0 & to0) | (m1 & to1) != zero:
+                    st.lg[p, q] = t.order[p, oi]
                     q += 1
             st.lghi[p, colour, k] = q
 
