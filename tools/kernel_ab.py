@@ -47,9 +47,7 @@ def main(argv=None) -> int:
         ap.error("--runs and --games must be at least 1")
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
-    if os.environ.get("NUMBA_CACHE_DIR") != str(cache / "numba"):  # numba reads it once, at import
-        os.environ["NUMBA_CACHE_DIR"] = str(cache / "numba")
-        os.execv(sys.executable, [sys.executable, *sys.argv])
+    os.environ["NUMBA_CACHE_DIR"] = str(cache / "numba")  # read once, when numba is first imported (below)
     sys.path.insert(0, str(cache))
     from nochmal.analytics.simulate import make_game
     from nochmal.bots.planner import ANALYTICS_COOP
@@ -67,6 +65,8 @@ def main(argv=None) -> int:
         games[rev] = [make_game("coop", n, m) for m in range(1, 6) for n in range(1, 7)]
         t0 = time.perf_counter()
         for g in games[rev]:
+            for sheet in g.sheets:  # the loaded sheets are shared: their tables are built by this version
+                vars(sheet).pop("_kernel_tables", None)
             ck.play_many(g, [0], "greedy", cfg=ANALYTICS_COOP)
         print(f"{rev}: loaded in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
     seeds = list(range(1, args.games + 1))

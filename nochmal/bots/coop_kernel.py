@@ -200,7 +200,7 @@ class CoopTables:
             lo[p], hi[p] = x.lo, x.hi
             cells[p, :k] = x.cells
             size[p, :k] = x.size
-            omask[p, :k] = [(x.masks[s] & (2**64 - 1), x.masks[s] >> 64) for s in x.order]
+            omask[p, :k] = x.omask
         cell_nb = np.full((N_CELLS, 4), -1, np.int16)
         for i in range(N_CELLS):
             nidx = list(indices(neighbours(1 << i) & FULL))
@@ -303,6 +303,7 @@ class _SheetTables(NamedTuple):
     cells: np.ndarray  # [cell set, 5]: its cells, -1 after the last
     size: np.ndarray  # [cell set]
     geo: np.ndarray  # [cell set, G_WIDTH]: the greedy's geometry (heuristic.subset_info)
+    omask: np.ndarray  # [i, 2]: the cells of cell set order[i] as a bit mask, cells 0-63 and 64-104
 
 
 def _sheet_tables(sheet) -> _SheetTables:
@@ -332,9 +333,11 @@ def _sheet_tables(sheet) -> _SheetTables:
             row[G_COLS + j], row[G_COLK + j] = c, kc
         for j, (r, kr) in enumerate(r_items):
             row[G_ROWS + j], row[G_ROWK + j] = r, kr
-    for a in (lo, hi, cells, size, geo):
+    omask = np.array([(masks[s] & (2**64 - 1), masks[s] >> 64) for s in order], np.uint64).reshape(-1, 2)
+    for a in (lo, hi, cells, size, geo, omask):
         a.setflags(write=False)
-    out = _SheetTables(tuple(masks), {m: i for i, m in enumerate(masks)}, tuple(order), lo, hi, cells, size, geo)
+    out = _SheetTables(tuple(masks), {m: i for i, m in enumerate(masks)}, tuple(order), lo, hi, cells, size, geo,
+                       omask)
     sheet._kernel_tables = out
     return out
 
