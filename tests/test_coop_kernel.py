@@ -290,9 +290,10 @@ def test_games_on_two_threads_are_the_same_games():
 
 @pytest.mark.parametrize("policy", ["random", "greedy", "planner"])
 def test_sweep_rows_from_the_kernel_are_the_engines_rows(policy):
-    """The analytics row of a kernel game (its end position rebuilt as an engine state) is the row
-    of the same seeded engine game, field for field: points at the checks, failed rolls, "!"
-    left, the removed die, the mission's share and what was done, the seats' scores and cells."""
+    """The analytics row of a kernel game (read from the kernel's arrays: ``kernel_rows``) is the
+    row of the same seeded engine game, field for field and in the same order (a results file's
+    columns): points at the checks, failed rolls, "!" left, the removed die, the mission's share
+    and what was done, the seats' scores and cells."""
     from nochmal.analytics.simulate import play_games, play_one
 
     cells = {"random": range(1, 7), "greedy": (1, 3, 6), "planner": (1, 4)}[policy]
@@ -302,8 +303,53 @@ def test_sweep_rows_from_the_kernel_are_the_engines_rows(policy):
             seeds = [mission * 1000 + players * 10 + k for k in range(games)]
             fast = play_games("coop", policy, seeds, players, mission, cells=True)
             for seed, row in zip(seeds, fast):
-                assert row == play_one("coop", policy, seed, players, mission, cells=True), (policy, mission,
-                                                                                            players, seed)
+                ref = play_one("coop", policy, seed, players, mission, cells=True)
+                assert row == ref, (policy, mission, players, seed)
+                assert list(row) == list(ref), (policy, mission, players, seed)
+
+
+def test_sweep_rows_of_other_sheets_and_tableaus():
+    """``kernel_rows`` on sheets whose rows are named 1-7 or P-V, number fields of one sheet only,
+    other failed-roll boxes and goals, stars everywhere, columns that complete fast (letters
+    counted), with and without the cells: each row is the row of the
+    kernel game's end rebuilt as an engine state (``end_state``), and the same with ``cells``
+    off but for the cells; a seat's rows are the engine's ``game_row`` of that state."""
+    from nochmal.analytics.simulate import game_row, kernel_rows
+
+    sheets = ["standard", "coop-III", "green", one_field("coop-I", boxes=2)]
+    games = [CoopGame(sheets, 2, tableau(4, goal_10=60, penalty_10_jokers=0, goal_19=60, goal_27=200)),
+             CoopGame(sheets[::-1], 2, tableau(4)), CoopGame(sheets, 4, tableau(4)),
+             CoopGame([all_stars("coop-II"), "coop-V", "standard"], 3, tableau(3)),
+             CoopGame([striped(1), striped(3)], 5, tableau(2, goal_10=50, goal_19=50, goal_27=100))]
+    for game in games:
+        seeds = list(range(30))
+        rows, ends = ck.play_many(game, seeds, "greedy", ends=True)
+        fast = kernel_rows("coop", "greedy", seeds, game, rows, ends, cells=True)
+        bare = kernel_rows("coop", "greedy", seeds, game, rows, ends, cells=False)
+        for seed, row, end, got, got_bare in zip(seeds, rows, ends, fast, bare):
+            ref = game_row("coop", "greedy", seed, game, ck.end_state(game, row, end), cells=True)
+            assert got == ref and list(got) == list(ref), (game.mission.id, seed)
+            del ref["crossed"]
+            assert got_bare == ref and list(got_bare) == list(ref), (game.mission.id, seed)
+
+
+def test_the_crossed_cells_text_of_empty_and_full_sheets():
+    """The ``crossed`` column names each seat's cells as ``names`` does; a seat with no cross is
+    an empty name list between its neighbours' (no name of another seat leaks into it)."""
+    from nochmal.engine.cells import CELL_NAMES, names
+
+    ends = np.zeros((3, 3, ck.END_WIDTH), np.int64)
+    ends[0, 1, :ck.N_CELLS] = 1  # game 0: seat 2 crossed everything, seats 1 and 3 nothing
+    ends[1, 0, [0, 17, 104]] = 1
+    ends[1, 2, [5]] = 1  # game 1: seat 2 nothing; game 2: nobody anything
+    got = ck.crossed_texts(ends)
+    want = [";".join(" ".join(names(sum(1 << i for i in range(ck.N_CELLS) if e[p, i]))) for p in range(3))
+            for e in ends]
+    assert got == want
+    assert got[0] == ";" + " ".join(sorted(CELL_NAMES)) + ";"
+    assert got[1] == "A1 C2 O7;;F1"
+    assert got[2] == ";;"
+    assert [ck.crossed_text(e) for e in ends] == got
 
 
 # --------------------------------------------------------------------------- going on from a position

@@ -65,10 +65,74 @@ def play_games(mode: str, policy: str, seeds: list[int], players: int | None = N
 
         if ck.kernel_plays(game, policy):
             rows, ends = ck.play_many(game, seeds, policy, ends=True, cfg=ANALYTICS_COOP)
-            return [game_row(mode, policy, s, game, ck.end_state(game, r, e), cells,
-                             crossed=ck.crossed_text(e) if cells else None)
-                    for s, r, e in zip(seeds, rows, ends)]
+            return kernel_rows(mode, policy, seeds, game, rows, ends, cells)
     return [play_one(mode, policy, s, players, mission, sheets, tableau, cells) for s in seeds]
+
+
+class _EndSeat:
+    """What mission progress reads of a seat at the end of a kernel game."""
+
+    __slots__ = ("sheet", "crossed", "colours")
+
+    def __init__(self, sheet, crossed: int, colours: list[int]) -> None:
+        self.sheet, self.crossed, self.colours = sheet, crossed, colours
+
+
+def kernel_rows(mode: str, policy: str, seeds: list[int], game, rows, ends, cells: bool = False) -> list[dict]:
+    """:func:`game_row` of each co-op game the compiled game played (``rows`` and ``ends`` of
+    :func:`nochmal.bots.coop_kernel.play_many` with ``ends``), read from its arrays for all games at
+    once instead of through an engine position per game: the seats' scores as
+    :meth:`~nochmal.engine.game.Game.seat_score` counts them (R-SCORE with the variant's values),
+    the mission's progress by the engine's :func:`~nochmal.engine.missions.mission_progress`. The
+    same rows as ``game_row(..., end_state(...))`` (tests/test_coop_kernel.py)."""
+    import numpy as np
+
+    from nochmal.bots import coop_kernel as ck
+    from nochmal.engine.cells import N_CELLS, N_COLS
+    from nochmal.engine.missions import mission_progress
+
+    n = game.n_seats
+    sheets = game.sheets
+    cols = ends[:, :, N_CELLS:N_CELLS + N_COLS]
+    done = ends[:, :, N_CELLS + N_COLS:N_CELLS + N_COLS + 5] != 0
+    crossed = ends[:, :, :N_CELLS] != 0
+    jokers = rows[:, ck.R_JOKERS:ck.R_JOKERS + n]
+    failed = rows[:, ck.R_FAILED:ck.R_FAILED + n]
+    stars = np.array([[sh.star_mask >> i & 1 for i in range(N_CELLS)] for sh in sheets], bool)
+    col_points = np.where(cols >= 0, cols, 0).sum(axis=2)
+    totals = (done.sum(axis=2) * game.colour_bonus[0] + col_points + jokers * game.joker_value
+              - game.star_penalty * (stars & ~crossed).sum(axis=2))
+    nbytes = (N_CELLS + 7) // 8
+    bits = np.packbits(crossed, axis=-1, bitorder="little").tobytes()
+    texts = ck.crossed_texts(ends) if cells else None
+    sheet_ids = ",".join(sh.id for sh in sheets)
+    provenance = game.tableau.provenance_summary()
+    points_end = col_points.sum(axis=1).tolist()  # C-POINTS: the team's column points
+    labels = sheets[0].spec.row_labels  # as CoopGame.progress names the rows
+    seq = next((r.columns for r in game.mission.requirements if r.kind == "sequence"), "")
+    out = []
+    for g, (row, total, done_g, failed_g, jokers_g) in enumerate(zip(
+            rows.tolist(), totals.tolist(), done.tolist(), failed.tolist(), jokers.tolist())):
+        seats = [_EndSeat(sh, int.from_bytes(bits[(g * n + p) * nbytes:(g * n + p + 1) * nbytes], "little"),
+                          [c for c in range(5) if done_g[p][c]]) for p, sh in enumerate(sheets)]
+        counted = {"counted": [(seq[i], row[ck.R_SEQSEAT + i]) for i in range(row[ck.R_SEQ])]} if seq else {}
+        prog = mission_progress(game.mission, game.tableau, seats, counted, labels)
+        points = [row[r] if row[r] >= 0 else None for r in (ck.R_PTS10, ck.R_PTS19, ck.R_PTS27)]
+        r = {"mode": mode, "players": n, "policy": policy, "seed": seeds[g], "sheets": sheet_ids,
+             "reason": ck.REASONS[row[ck.R_REASON]], "rolls": row[ck.R_TURNS], "score_seat1": total[0],
+             "best_score": max(total), "rules_version": game.rules_version,
+             "mission": game.mission.id, "won": bool(row[ck.R_WON]), "turns": row[ck.R_TURNS],
+             "tableau": game.tableau.id, "tableau_provenance": provenance,
+             "points_10": points[0], "points_19": points[1], "points_27": points[2],
+             "points_end": points_end[g], "failed_rolls": sum(failed_g), "max_failed": max(failed_g),
+             "jokers_left": sum(jokers_g),
+             "removed_die": "" if row[ck.R_REMOVED] < 0 else ("colour", "number")[row[ck.R_REMOVED]],
+             "mission_fraction": round(prog.share, 4),
+             "mission_done": ";".join(f"{q.kind}:{','.join(q.done)}" for q in prog.requirements)}
+        if cells:
+            r["crossed"] = texts[g]
+        out.append(r)
+    return out
 
 
 def game_row(mode: str, policy: str, seed: int, game, st, cells: bool = False, crossed: str | None = None) -> dict:

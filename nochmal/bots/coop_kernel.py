@@ -2294,42 +2294,66 @@ def end_state(game, row: np.ndarray, end: np.ndarray):
     and end position ``end``, from :func:`play_many` with ``ends``): the seats' crosses, "!",
     failed rolls, columns and colours, the turn, the checks' points, the removed die, the
     sequence, the end; :meth:`Game.outcome` of it is the engine's outcome of the same game."""
+    return end_states(game, row[None, :], end[None, :, :])[0]
+
+
+def end_states(game, rows: np.ndarray, ends: np.ndarray) -> list:
+    """:func:`end_state` of each game of ``rows`` and ``ends`` (as :func:`play_many` returns them
+    with ``ends``), converted together: numpy's work is done once for all games, not per seat."""
     from nochmal.engine.game import OVER
 
-    st = game.new_state()
-    row = row.tolist()  # Python ints: numpy's scalars are slow to read one by one
-    for p, seat in enumerate(st.seats):
-        e = end[p]
-        seat.crossed = int.from_bytes(np.packbits(e[:N_CELLS] != 0, bitorder="little").tobytes(), "little")
-        seat.jokers_used = seat.sheet.jokers - row[R_JOKERS + p]
-        cols = e[N_CELLS:N_CELLS + N_COLS + len(COLOURS)].tolist()
-        seat.columns = {c: cols[c] for c in range(N_COLS) if cols[c] >= 0}
-        seat.colours = {c: game.colour_bonus[0] for c in range(len(COLOURS)) if cols[N_COLS + c]}  # C-NO-BONUS
-        seat.failed = row[R_FAILED + p]
-    st.roll_index = row[R_TURNS] - 1
-    st.phase = OVER
-    st.end_reason = REASONS[row[R_REASON]]
-    checks = {}
-    for turn, r in (("10", R_PTS10), ("19", R_PTS19), ("27", R_PTS27)):
-        if row[r] >= 0:
-            checks[turn] = {"points": int(row[r]), "goal": game.tableau.value(f"goal_{turn}")}
-    x = st.extra
-    x["checks"] = checks
-    x["won"] = bool(row[R_WON])
-    x["removed_die"] = None if row[R_REMOVED] < 0 else ("colour", "number")[int(row[R_REMOVED])]
+    n = game.n_seats
+    nbytes = (N_CELLS + 7) // 8
+    crossed = np.packbits(ends[:, :, :N_CELLS] != 0, axis=-1, bitorder="little").tobytes()
+    tail = ends[:, :, N_CELLS:N_CELLS + N_COLS + len(COLOURS)].tolist()
+    all_rows = rows.tolist()  # Python ints: numpy's scalars are slow to read one by one
+    bonus = game.colour_bonus[0]  # C-NO-BONUS
+    goals = {turn: game.tableau.value(f"goal_{turn}") for turn in ("10", "19", "27")}
     seq = next((r.columns for r in game.mission.requirements if r.kind == "sequence"), "")
-    x["sequence"] = {"counted": [(seq[i], int(row[R_SEQSEAT + i])) for i in range(int(row[R_SEQ]))]} if seq else {}
-    return st
+    out = []
+    for g, row in enumerate(all_rows):
+        st = game.new_state()
+        for p, seat in enumerate(st.seats):
+            at = (g * n + p) * nbytes
+            seat.crossed = int.from_bytes(crossed[at:at + nbytes], "little")
+            seat.jokers_used = seat.sheet.jokers - row[R_JOKERS + p]
+            cols = tail[g][p]
+            seat.columns = {c: cols[c] for c in range(N_COLS) if cols[c] >= 0}
+            seat.colours = {c: bonus for c in range(len(COLOURS)) if cols[N_COLS + c]}
+            seat.failed = row[R_FAILED + p]
+        st.roll_index = row[R_TURNS] - 1
+        st.phase = OVER
+        st.end_reason = REASONS[row[R_REASON]]
+        x = st.extra
+        x["checks"] = {turn: {"points": row[r], "goal": goals[turn]}
+                       for turn, r in (("10", R_PTS10), ("19", R_PTS19), ("27", R_PTS27)) if row[r] >= 0}
+        x["won"] = bool(row[R_WON])
+        x["removed_die"] = None if row[R_REMOVED] < 0 else ("colour", "number")[row[R_REMOVED]]
+        x["sequence"] = {"counted": [(seq[i], row[R_SEQSEAT + i]) for i in range(row[R_SEQ])]} if seq else {}
+        out.append(st)
+    return out
 
 
 _BY_NAME = np.array(sorted(range(N_CELLS), key=CELL_NAMES.__getitem__))
-_NAMES_BY_NAME = np.array([CELL_NAMES[i] for i in _BY_NAME])
+#: every cell's name and a space, in name order (every name is a column letter and a row digit)
+_NAMES3 = np.frombuffer("".join(CELL_NAMES[i] + " " for i in _BY_NAME).encode("ascii"), np.uint8).reshape(N_CELLS, 3)
 
 
 def crossed_text(end: np.ndarray) -> str:
     """The analytics row's ``crossed`` of a kernel game's end position (:func:`play_many` with
     ``ends``): each seat's crossed cells by name (``names``), space-separated, seats by ";"."""
-    return ";".join(" ".join(_NAMES_BY_NAME[e[_BY_NAME] != 0].tolist()) for e in end)
+    return crossed_texts(end[None, :, :])[0]
+
+
+def crossed_texts(ends: np.ndarray) -> list[str]:
+    """:func:`crossed_text` of each game of ``ends``."""
+    marks = (ends[:, :, :N_CELLS] != 0)[:, :, _BY_NAME]  # [game, seat, cell by name]
+    at = np.flatnonzero(marks) % N_CELLS
+    text = _NAMES3[at].tobytes().decode("ascii")  # "A1 A3 B2 ...": each name and a space
+    cuts = np.concatenate(([0], np.cumsum(marks.sum(axis=2).ravel()) * 3)).tolist()
+    n = marks.shape[1]
+    seats = [text[a:b - 1] if b > a else "" for a, b in zip(cuts[:-1], cuts[1:])]
+    return [";".join(seats[g * n:(g + 1) * n]) for g in range(marks.shape[0])]
 
 
 def warm() -> None:

@@ -249,7 +249,7 @@ def compiled_rollout_ends(state, cands, seat: int, seeds: list[int]) -> list[lis
             out.append([st] * len(seeds))
             continue
         rows, ends = ck.resume_many(game, st, seeds, "greedy")
-        out.append([ck.end_state(game, r, e) for r, e in zip(rows, ends)])
+        out.append(ck.end_states(game, rows, ends))
     return out
 
 

@@ -75,11 +75,12 @@ def _rows(req, seats, tableau, row_labels, sequence_state) -> RequirementProgres
 
 
 def _star_columns(req, seats, tableau, row_labels, sequence_state) -> RequirementProgress:
+    stars = [s.crossed & s.sheet.star_mask for s in seats]  # each seat's crossed stars
     done: dict[str, list[int]] = {}
     for c, cm in enumerate(COLUMN_MASKS):
-        for i, s in enumerate(seats):
-            if s.crossed & s.sheet.star_mask & cm:
-                done.setdefault(COLUMNS[c], []).append(i)
+        seats_c = [i for i, x in enumerate(stars) if x & cm]
+        if seats_c:
+            done[COLUMNS[c]] = seats_c
     return RequirementProgress("star_columns", len(COLUMNS), done, [c for c in COLUMNS if c not in done])
 
 
