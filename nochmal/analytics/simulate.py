@@ -135,9 +135,10 @@ def kernel_rows(mode: str, policy: str, seeds: list[int], game, rows, ends, cell
     return out
 
 
-def game_row(mode: str, policy: str, seed: int, game, st, cells: bool = False, crossed: str | None = None) -> dict:
-    """The flat row of the finished game ``st`` (of ``game``, played by ``policy`` from ``seed``);
-    ``crossed``: its ``crossed`` column if the caller has it already (the compiled game's)."""
+def game_row(mode: str, policy: str, seed: int, game, st, cells: bool = False) -> dict:
+    """The flat row of the finished game ``st`` (of ``game``, played by ``policy`` from ``seed``).
+    :func:`kernel_rows` makes the same rows for the compiled co-op games: a field added here is
+    added there (a test compares the two, field for field and in order)."""
     out = st.outcome()
     row = {"mode": mode, "players": game.n_seats, "policy": policy, "seed": seed,
            "sheets": ",".join(s.id for s in game.sheets), "reason": out.reason, "rolls": out.rolls,
@@ -156,7 +157,7 @@ def game_row(mode: str, policy: str, seed: int, game, st, cells: bool = False, c
             "mission_done": ";".join(f"{r['kind']}:{','.join(r['done'])}" for r in x["mission"]["requirements"]),
         })
     if cells:
-        row["crossed"] = crossed if crossed is not None else ";".join(" ".join(names(s.crossed)) for s in st.seats)
+        row["crossed"] = ";".join(" ".join(names(s.crossed)) for s in st.seats)
     return row
 
 
