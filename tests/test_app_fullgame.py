@@ -211,7 +211,6 @@ def test_companion_coop_game_through_all_27_turns(env):
                 counts["fails"] += 1
             expected.apply(action, cp)
         check_page(at, env, gid, expected)
-        assert time.monotonic() - started < 120, f"too slow: {counts}, turn {expected.roll_index + 1}"
 
     # ---- the outcome screen ----
     out = expected.outcome().to_json()
