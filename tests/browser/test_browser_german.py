@@ -16,6 +16,7 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po
+from conftest import tap_until
 from playwright.sync_api import expect
 from test_browser_play import idle, load, press, small_move, small_roll
 
@@ -97,6 +98,18 @@ def enter_roll(page, roll) -> None:
     press(page.locator(".st-key-roll-enter").get_by_role("button"))
 
 
+def select_cell(button) -> None:
+    """Tap a cell button until it shows as selected (a 3 px solid border): a tap that lands while
+    the page is still rerunning can be lost, and "Cross" then stays disabled (a fresh-clone run
+    on fd3c42f waited 30 s for it that way). The next tap comes only after 10 s without the
+    border, so a slow page's first tap is not undone by a second."""
+    def selected() -> None:
+        expect(button).to_have_css("border-top-width", "3px", timeout=10_000)
+        expect(button).to_have_css("border-top-style", "solid")
+
+    tap_until(lambda: press(button), selected)
+
+
 def play_turns(page, store, gid: str, turns: int, check) -> None:
     """The mission leader's screen enters the roll and every seat's cross for ``turns`` turns;
     ``check`` looks at the page after each entry."""
@@ -115,7 +128,7 @@ def play_turns(page, store, gid: str, turns: int, check) -> None:
             seat = tv.seats_to_decide(st)[0]
             move = small_move(st, seat)
             for name in names(move.cells):
-                press(page.locator(f".st-key-cell-{seat}-{name}").get_by_role("button"))
+                select_cell(page.locator(f".st-key-cell-{seat}-{name}").get_by_role("button"))
             press(page.locator(".st-key-cross-btn").get_by_role("button"))
         n = ses.n_events
         for _ in range(200):
