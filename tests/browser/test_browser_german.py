@@ -16,9 +16,8 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po
-from conftest import tap_until
 from playwright.sync_api import expect
-from test_browser_play import idle, load, press, small_move, small_roll
+from test_browser_play import idle, load, press, select_cell, small_move, small_roll
 
 from nochmal.data import i18n
 from nochmal.engine.cells import names
@@ -96,18 +95,6 @@ def enter_roll(page, roll) -> None:
     for i, face in enumerate(roll.numbers):
         press(page.locator(f".st-key-roll-n-{i}").get_by_role("radio").nth(NUMBER_ORDER.index(face)))
     press(page.locator(".st-key-roll-enter").get_by_role("button"))
-
-
-def select_cell(button) -> None:
-    """Tap a cell button until it shows as selected (a 3 px solid border): a tap that lands while
-    the page is still rerunning can be lost, and "Cross" then stays disabled (a fresh-clone run
-    on fd3c42f waited 30 s for it that way). The next tap comes only after 10 s without the
-    border, so a slow page's first tap is not undone by a second."""
-    def selected() -> None:
-        expect(button).to_have_css("border-top-width", "3px", timeout=10_000)
-        expect(button).to_have_css("border-top-style", "solid")
-
-    tap_until(lambda: press(button), selected)
 
 
 def play_turns(page, store, gid: str, turns: int, check) -> None:

@@ -195,14 +195,31 @@ def cell(page, seat: int, name: str):
     return page.locator(f".st-key-cell-{seat}-{name}").get_by_role("button", name=shown(name), exact=True)
 
 
-def tap_cells(page, seat: int, cells) -> None:
-    """Tap cell buttons of the seat entering now; each shows as selected (a 3 px solid border;
-    an unselected cell has 2 px, transparent or dashed)."""
-    for name in cells:
-        button = cell(page, seat, name)
-        press(button)
-        expect(button).to_have_css("border-top-width", "3px")
+def select_cell(button, tap=None) -> int:
+    """Tap a cell button until it shows as selected (a 3 px solid border; an unselected cell has
+    2 px, transparent or dashed): a tap that lands while the page is still rerunning can be lost,
+    and "Cross" then stays disabled (fresh-clone runs on fd3c42f and 163339a waited 30 s for it
+    that way). The next tap comes only after 10 s without the border, so a slow page's first tap
+    is not undone by a second. ``tap``: how to tap (default :func:`press`). The taps it took."""
+    taps = 0
+
+    def tapped() -> None:
+        nonlocal taps
+        taps += 1
+        (tap or press)(button)
+
+    def selected() -> None:
+        expect(button).to_have_css("border-top-width", "3px", timeout=10_000)
         expect(button).to_have_css("border-top-style", "solid")
+
+    tap_until(tapped, selected)
+    return taps
+
+
+def tap_cells(page, seat: int, cells) -> None:
+    """Tap cell buttons of the seat entering now; each shows as selected (:func:`select_cell`)."""
+    for name in cells:
+        select_cell(cell(page, seat, name))
 
 
 def expect_legal(page, move: Cross) -> None:
