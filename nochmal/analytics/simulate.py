@@ -94,29 +94,27 @@ def kernel_rows(mode: str, policy: str, seeds: list[int], game, rows, ends, cell
     n = game.n_seats
     sheets = game.sheets
     cols = ends[:, :, N_CELLS:N_CELLS + N_COLS]
-    done = ends[:, :, N_CELLS + N_COLS:N_CELLS + N_COLS + 5] != 0
-    crossed = ends[:, :, :N_CELLS] != 0
+    marks = ends != 0
+    done = marks[:, :, N_CELLS + N_COLS:N_CELLS + N_COLS + 5]
+    crossed = marks[:, :, :N_CELLS]
     jokers = rows[:, ck.R_JOKERS:ck.R_JOKERS + n]
     failed = rows[:, ck.R_FAILED:ck.R_FAILED + n]
     stars = np.array([[sh.star_mask >> i & 1 for i in range(N_CELLS)] for sh in sheets], bool)
     col_points = np.where(cols >= 0, cols, 0).sum(axis=2)
     totals = (done.sum(axis=2) * game.colour_bonus[0] + col_points + jokers * game.joker_value
               - game.star_penalty * (stars & ~crossed).sum(axis=2))
-    nbytes = (N_CELLS + 7) // 8
-    bits = np.packbits(crossed, axis=-1, bitorder="little").tobytes()
-    texts = ck.crossed_texts(ends) if cells else None
+    masks = ck.crossed_masks(marks)
+    texts = ck.crossed_texts(marks) if cells else None
     sheet_ids = ",".join(sh.id for sh in sheets)
     provenance = game.tableau.provenance_summary()
     points_end = col_points.sum(axis=1).tolist()  # C-POINTS: the team's column points
     labels = sheets[0].spec.row_labels  # as CoopGame.progress names the rows
-    seq = next((r.columns for r in game.mission.requirements if r.kind == "sequence"), "")
+    seq = ck.sequence_columns(game)
     out = []
     for g, (row, total, done_g, failed_g, jokers_g) in enumerate(zip(
             rows.tolist(), totals.tolist(), done.tolist(), failed.tolist(), jokers.tolist())):
-        seats = [_EndSeat(sh, int.from_bytes(bits[(g * n + p) * nbytes:(g * n + p + 1) * nbytes], "little"),
-                          [c for c in range(5) if done_g[p][c]]) for p, sh in enumerate(sheets)]
-        counted = {"counted": [(seq[i], row[ck.R_SEQSEAT + i]) for i in range(row[ck.R_SEQ])]} if seq else {}
-        prog = mission_progress(game.mission, game.tableau, seats, counted, labels)
+        seats = [_EndSeat(sh, masks[g][p], [c for c in range(5) if done_g[p][c]]) for p, sh in enumerate(sheets)]
+        prog = mission_progress(game.mission, game.tableau, seats, ck.sequence_state(seq, row), labels)
         points = [row[r] if row[r] >= 0 else None for r in (ck.R_PTS10, ck.R_PTS19, ck.R_PTS27)]
         r = {"mode": mode, "players": n, "policy": policy, "seed": seeds[g], "sheets": sheet_ids,
              "reason": ck.REASONS[row[ck.R_REASON]], "rolls": row[ck.R_TURNS], "score_seat1": total[0],
@@ -126,7 +124,7 @@ def kernel_rows(mode: str, policy: str, seeds: list[int], game, rows, ends, cell
              "points_10": points[0], "points_19": points[1], "points_27": points[2],
              "points_end": points_end[g], "failed_rolls": sum(failed_g), "max_failed": max(failed_g),
              "jokers_left": sum(jokers_g),
-             "removed_die": "" if row[ck.R_REMOVED] < 0 else ("colour", "number")[row[ck.R_REMOVED]],
+             "removed_die": ck.removed_die(row) or "",
              "mission_fraction": round(prog.share, 4),
              "mission_done": ";".join(f"{q.kind}:{','.join(q.done)}" for q in prog.requirements)}
         if cells:

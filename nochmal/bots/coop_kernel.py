@@ -2074,7 +2074,7 @@ def kernel_record(game, seed: int, policy: str, cfg=None) -> GameRecord:
     seq = "".join(COLUMNS[c] for c in t.seq)
     outcome = {
         "won": won, "reason": REASONS[res[R_REASON]], "turns": int(res[R_TURNS]),
-        "removed_die": None if res[R_REMOVED] < 0 else ("colour", "number")[res[R_REMOVED]],
+        "removed_die": removed_die(res),
         "points_10": opt(res[R_PTS10]), "points_19": opt(res[R_PTS19]), "points_27": opt(res[R_PTS27]),
         "penalty_10": pen,
         "team_points": int(res[R_TEAM]), "failed_rolls": [int(v) for v in res[R_FAILED:R_FAILED + n]],
@@ -2302,20 +2302,17 @@ def end_states(game, rows: np.ndarray, ends: np.ndarray) -> list:
     with ``ends``), converted together: numpy's work is done once for all games, not per seat."""
     from nochmal.engine.game import OVER
 
-    n = game.n_seats
-    nbytes = (N_CELLS + 7) // 8
-    crossed = np.packbits(ends[:, :, :N_CELLS] != 0, axis=-1, bitorder="little").tobytes()
+    masks = crossed_masks(ends != 0)
     tail = ends[:, :, N_CELLS:N_CELLS + N_COLS + len(COLOURS)].tolist()
     all_rows = rows.tolist()  # Python ints: numpy's scalars are slow to read one by one
     bonus = game.colour_bonus[0]  # C-NO-BONUS
     goals = {turn: game.tableau.value(f"goal_{turn}") for turn in ("10", "19", "27")}
-    seq = next((r.columns for r in game.mission.requirements if r.kind == "sequence"), "")
+    seq = sequence_columns(game)
     out = []
     for g, row in enumerate(all_rows):
         st = game.new_state()
         for p, seat in enumerate(st.seats):
-            at = (g * n + p) * nbytes
-            seat.crossed = int.from_bytes(crossed[at:at + nbytes], "little")
+            seat.crossed = masks[g][p]
             seat.jokers_used = seat.sheet.jokers - row[R_JOKERS + p]
             cols = tail[g][p]
             seat.columns = {c: cols[c] for c in range(N_COLS) if cols[c] >= 0}
@@ -2328,10 +2325,35 @@ def end_states(game, rows: np.ndarray, ends: np.ndarray) -> list:
         x["checks"] = {turn: {"points": row[r], "goal": goals[turn]}
                        for turn, r in (("10", R_PTS10), ("19", R_PTS19), ("27", R_PTS27)) if row[r] >= 0}
         x["won"] = bool(row[R_WON])
-        x["removed_die"] = None if row[R_REMOVED] < 0 else ("colour", "number")[row[R_REMOVED]]
-        x["sequence"] = {"counted": [(seq[i], row[R_SEQSEAT + i]) for i in range(row[R_SEQ])]} if seq else {}
+        x["removed_die"] = removed_die(row)
+        x["sequence"] = sequence_state(seq, row)
         out.append(st)
     return out
+
+
+def crossed_masks(marks: np.ndarray) -> list[list[int]]:
+    """Each game's seats' crossed cells as the engine's bit masks, from ``marks`` (``ends != 0``
+    of :func:`play_many` with ``ends``, or its first N_CELLS numbers per seat)."""
+    games, n = marks.shape[:2]
+    nbytes = (N_CELLS + 7) // 8
+    data = np.packbits(marks[:, :, :N_CELLS], axis=-1, bitorder="little").tobytes()
+    flat = [int.from_bytes(data[i * nbytes:(i + 1) * nbytes], "little") for i in range(games * n)]
+    return [flat[g * n:(g + 1) * n] for g in range(games)]
+
+
+def removed_die(row) -> str | None:
+    """The die the team gave up at C-GOAL-19 in a result row (``R_REMOVED``), or None."""
+    return None if row[R_REMOVED] < 0 else ("colour", "number")[row[R_REMOVED]]
+
+
+def sequence_columns(game) -> str:
+    """The columns of the mission's N-O-C-H-M-A-L sequence (M5), "" without one."""
+    return next((r.columns for r in game.mission.requirements if r.kind == "sequence"), "")
+
+
+def sequence_state(seq: str, row) -> dict:
+    """The engine's ``extra["sequence"]`` of a result row: the letters of ``seq`` counted and by whom."""
+    return {"counted": [(seq[i], row[R_SEQSEAT + i]) for i in range(row[R_SEQ])]} if seq else {}
 
 
 _BY_NAME = np.array(sorted(range(N_CELLS), key=CELL_NAMES.__getitem__))
@@ -2342,12 +2364,12 @@ _NAMES3 = np.frombuffer("".join(CELL_NAMES[i] + " " for i in _BY_NAME).encode("a
 def crossed_text(end: np.ndarray) -> str:
     """The analytics row's ``crossed`` of a kernel game's end position (:func:`play_many` with
     ``ends``): each seat's crossed cells by name (``names``), space-separated, seats by ";"."""
-    return crossed_texts(end[None, :, :])[0]
+    return crossed_texts(end[None, :, :] != 0)[0]
 
 
-def crossed_texts(ends: np.ndarray) -> list[str]:
-    """:func:`crossed_text` of each game of ``ends``."""
-    marks = (ends[:, :, :N_CELLS] != 0)[:, :, _BY_NAME]  # [game, seat, cell by name]
+def crossed_texts(marks: np.ndarray) -> list[str]:
+    """:func:`crossed_text` of each game, from ``marks`` (as :func:`crossed_masks` takes them)."""
+    marks = marks[:, :, _BY_NAME]  # [game, seat, cell by name]
     at = np.flatnonzero(marks) % N_CELLS
     text = _NAMES3[at].tobytes().decode("ascii")  # "A1 A3 B2 ...": each name and a space
     cuts = np.concatenate(([0], np.cumsum(marks.sum(axis=2).ravel()) * 3)).tolist()
