@@ -6,7 +6,7 @@ timer: when a rerun request reaches a busy server just after a run finished, the
 run's last messages are dropped (seen in CI: a phone stayed on "Waiting for ..." after the
 game had moved on, once in a few whole games). The page then never looks at the game again.
 
-This hidden Custom Component (``st.components.v2``) looks at the marker every 2 s. When the
+This hidden Custom Component (``st.components.v2``) looks at the marker every second. When the
 counter has not changed for :data:`STALE_MS` although the watcher should have run several times,
 it asks the server for a full rerun, which draws the watcher (and its timer) anew. While the
 watcher ticks, the component sends nothing, so it costs no rerun. A page without a watcher
@@ -14,19 +14,42 @@ has no marker and the component does nothing, unless the marker went away and th
 area has stayed blank for :data:`STALE_MS`: the run that removed the watcher lost its messages
 too (seen in CI: a phone whose seat was taken over showed an empty page, with no watcher left to
 rerun it), and the page is loaded again.
+
+The same loss can cut short any run: when the watcher's timer asks for its fragment just after a
+run finished but before the server had sent that run's last messages, Streamlit starts a new
+script runner for the fragment and ignores the old runner's unsent messages (its log says
+"Ignoring event from non-current ScriptRunner"; seen under load in the browser tests,
+2026-11-27). A whole run cut short that way leaves the watcher without its timer, and the check
+above reruns the page. A run of the move entry (a fragment: a cell tap, Clear, the dice) cut
+short leaves the watcher ticking and the page showing the grid from before the tap: the tap
+looks lost although the server took it, and a second tap would undo it. So the entry's runs are
+counted (:func:`part_started`), each ends with a hidden end marker that carries its count
+(:func:`part_ended`), and the watcher's marker carries the newest count. A run's messages are
+sent in order, so a run that lost its end lost its end marker too. When the page is idle and the
+end marker shows an older run than the watcher's marker for two looks in a row, the component
+asks for a whole rerun.
 """
 
 from __future__ import annotations
 
+import logging
+
 import streamlit as st
+
+_log = logging.getLogger(__name__)
 
 #: A watcher whose marker did not change for this long (ms) is taken for stopped; at least a
 #: few of its periods (1-3 s), and long enough for a slow run on a busy machine.
 STALE_MS = 12_000
 MARKER_CLASS = "nm-watch-tick"
+END_CLASS = "nm-end"
+#: the session's count of runs of each counted part ("entry": the move entry's fragment)
+RUNS_KEY = "nm_runs"
+#: at most one rerun for a lost end in this long (ms)
+LOST_PAUSE_MS = 5_000
 
 JS = r"""
-const STALE = %(stale)d, MARKER = ".%(marker)s";
+const STALE = %(stale)d, MARKER = ".%(marker)s", END = ".%(end)s", PAUSE = %(pause)d;
 export default function (component) {
   const { setStateValue } = component;
   const w = window;
@@ -53,34 +76,82 @@ export default function (component) {
       }
       f.gone = 0;
       const text = el.textContent;
+      // the newest runs: "<tick> entry=<n>" in the marker; an end marker of each part
+      const app = document.querySelector("[data-testid=stApp]");
+      const idle = !!app && app.getAttribute("data-test-script-state") === "notRunning";
+      let behind = "";
+      for (const pair of text.trim().split(" ").slice(1)) {
+        const [part, n] = pair.split("=");
+        const end = document.querySelector(END + "-" + part);
+        if (end && Number(end.textContent) < Number(n)) behind += pair + "/" + end.textContent + " ";
+      }
+      if (idle && behind) {
+        if (f.lost === behind && now - (f.askedLost || 0) > PAUSE) {
+          f.lost = null;
+          f.askedLost = now;
+          try { f.ask("lost", now); } catch (e) {}
+        } else if (f.lost !== behind) {
+          f.lost = behind;  // seen once: a run may just have ended; look again
+        }
+      } else {
+        f.lost = null;
+      }
       if (text !== f.text) { f.text = text; f.since = now; return; }
       if (now - f.since > STALE && now - f.asked > STALE && document.visibilityState === "visible") {
         f.asked = now;
         f.since = now;
         try { f.ask("stale", now); } catch (e) {}
       }
-    }, 2000);
+    }, 1000);
   }
   return undefined;
 }
-""" % {"stale": STALE_MS, "marker": MARKER_CLASS}
+""" % {"stale": STALE_MS, "marker": MARKER_CLASS, "end": END_CLASS, "pause": LOST_PAUSE_MS}
 
 _component = st.components.v2.component("nochmal_follow", js=JS, isolate_styles=True)
-HIDE_CSS = "<style>.st-key-nm-follow, .st-key-nm-watch-tick { display: none !important; }</style>"
+HIDE_CSS = ("<style>.st-key-nm-follow, .st-key-nm-watch-tick, .st-key-nm-end-entry "
+            "{ display: none !important; }</style>")
 
 
 def guard() -> None:
     """Mount the safety net (outside the watcher's fragment: its request reruns the whole page)."""
     st.html(HIDE_CSS)
     with st.container(key="nm-follow"):
-        _component(key="nm-follow-guard", data={}, on_stale_change=_stale, width="stretch", height="content")
+        _component(key="nm-follow-guard", data={}, on_stale_change=_stale, on_lost_change=_lost, width="stretch",
+                   height="content")
 
 
 def _stale() -> None:
     st.session_state["watch_restarts"] = st.session_state.get("watch_restarts", 0) + 1
 
 
+def _lost() -> None:
+    st.session_state["lost_run_ends"] = st.session_state.get("lost_run_ends", 0) + 1
+    _log.warning("a run of the move entry lost its end on the way to the browser: the page is run again")
+
+
+def _runs() -> dict[str, int]:
+    return st.session_state.setdefault(RUNS_KEY, {})
+
+
 def marker(tick: int) -> None:
-    """The watcher's hidden marker: ``tick`` counts its runs (call it inside the fragment)."""
+    """The watcher's hidden marker: ``tick`` counts its runs (call it inside the fragment), then the
+    count of runs of each counted part."""
+    newest = " ".join(f"{part}={int(n)}" for part, n in _runs().items())
     with st.container(key="nm-watch-tick"):  # hidden by HIDE_CSS: it takes no room
-        st.html(f'<div class="{MARKER_CLASS}">{int(tick)}</div>')
+        st.html(f'<div class="{MARKER_CLASS}">{int(tick)} {newest}</div>')
+
+
+def part_started(part: str):
+    """Count this run of ``part`` (call it first in the part's fragment) and return the box at the
+    part's start that its end marker goes in. The box keeps its place from run to run, and the
+    browser keeps the old marker in it until a run sends a new one."""
+    runs = _runs()
+    runs[part] = runs.get(part, 0) + 1
+    return st.container(key=f"nm-end-{part}")
+
+
+def part_ended(part: str, box) -> None:
+    """The last element of this run of ``part``: its end marker (hidden by :data:`HIDE_CSS`)."""
+    with box:
+        st.html(f'<div class="{END_CLASS} {END_CLASS}-{part}">{int(_runs().get(part, 0))}</div>')

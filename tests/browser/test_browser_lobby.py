@@ -2,7 +2,8 @@
 shows a QR code of the join link and one link (and QR code) per free seat; three phones open the
 per-seat links and play seats 1, 2 and 3 without typing anything; a reload keeps the seat; a
 browser restart (a new context with the saved storage) resumes the seat from Start with one tap;
-a fourth device that takes seat 2 over makes seat 2's old phone say so."""
+a fourth device that takes seat 2 over makes seat 2's old phone say so. And the follow guard
+(``nochmal/ui/follow.py``): a page whose watcher or whose run's end was lost shows the game again."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from conftest import PHONE, WAIT_MS
 from playwright.sync_api import expect
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from test_browser_play import cell, enter_roll, tap
 from test_browser_play import press  # the same tap as the play tests (waits for the page first)
 
+from nochmal.engine.dice import Roll
 from nochmal.store.db import GameStore
 from nochmal.store.session import GameSession
 from nochmal.ui import tableview as tv
@@ -183,7 +187,116 @@ def test_a_blank_page_whose_watcher_went_away_loads_itself_again(page, app_url, 
     page.wait_for_function("() => !!window.__nmFollow && window.__nmFollow.text !== null")  # the guard has seen it
     page.evaluate(BLANK_JS)
     assert page.evaluate("() => document.querySelector('[data-testid=stMain]').innerText.trim()") == ""
-    # the guard looks every 2 s and waits 12 s of blank page: a reload drops the probe
+    # the guard looks every second and waits 12 s of blank page: a reload drops the probe
     page.wait_for_function("() => window.__nmBlankProbe === undefined", timeout=40_000)
     expect(page.locator(".nm-watch-tick")).to_have_count(1)
     expect(page.get_by_text("blank night").first).to_be_visible()
+
+
+class RunTailDrop:
+    """Between the browser and the server: once armed, the next run (``new_session``) that is not
+    the watcher's reaches the browser with only its first ``keep`` elements; the rest of its
+    messages, its ``script_finished`` included, are dropped. That is what Streamlit does when
+    the watcher's timer asks for its fragment just after a run finished and before that run's last
+    messages went out (a new script runner; the old runner's messages are ignored)."""
+
+    def __init__(self, keep: int = 3) -> None:
+        self.keep, self.armed, self.dropping, self.seen, self.dropped, self.done = keep, False, False, 0, 0, False
+        self.runs: list[list[str]] = []  # the fragment ids of each run's new_session, in order
+        self.skip: list[str] | None = None  # a run with these fragment ids passes whole (the watcher's)
+        self.cut: list[str] | None = None  # the fragment ids of the run cut short ([]: a whole run)
+
+    def route(self, ws) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(lambda message: None if self._drop(message) else ws.send(message))
+
+    def _drop(self, message) -> bool:
+        if isinstance(message, str):
+            return False
+        msg = ForwardMsg()
+        msg.ParseFromString(message)
+        kind = msg.WhichOneof("type")
+        if kind == "new_session":
+            fragments = list(msg.metadata.run.fragment_ids)
+            self.runs.append(fragments)
+            if self.armed and fragments != self.skip:
+                self.armed, self.dropping, self.seen, self.cut = False, True, 0, fragments
+                return False
+        if not self.dropping:
+            return False
+        if kind in ("delta", "ref_hash") and self.seen < self.keep:
+            self.seen += 1
+            return False
+        self.dropped += 1
+        if kind == "script_finished":
+            self.dropping, self.done = False, True
+        return True
+
+
+def open_with_cut(page, app_url, store) -> RunTailDrop:
+    """A 2-seat game's Table page, its messages through a :class:`RunTailDrop`, after a tick of the
+    watcher (whose runs then pass whole)."""
+    drop = RunTailDrop()
+    page.route_web_socket(re.compile(r".*/_stcore/stream"), drop.route)
+    ses = GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 2), 1), title="lost end",
+                             seat_names=NAMES[:2])
+    page.goto(f"{app_url}/table?game={ses.game_id}&code={ses.meta['host_code']}")
+    tick = page.locator(".nm-watch-tick")
+    expect(tick).to_have_count(1)
+    first = tick.text_content()
+    expect(tick).not_to_have_text(first, timeout=10_000)
+    drop.skip = next(f for f in reversed(drop.runs) if f)
+    return drop
+
+
+def cut_short(page, drop: RunTailDrop, action) -> None:
+    """``action()`` with the drop armed; returns once its run has lost its end."""
+    drop.armed = True
+    action()
+    deadline = page.evaluate("() => Date.now()") + 15_000
+    while not drop.done and page.evaluate("() => Date.now()") < deadline:
+        page.wait_for_timeout(50)
+    assert drop.done and drop.dropped > 1, "the run was not cut short"
+
+
+def test_a_roll_whose_run_lost_its_end_is_shown_after_all(page, app_url, store):
+    """follow.py's stale-watcher guard, for a whole run: "Enter roll" is stored, but its run loses
+    its last messages (the page's body with the roll, and the run's end). The browser then starts
+    no timer for the watcher, which stops ticking; the guard reruns the page (STALE_MS, 12 s) and
+    the roll shows."""
+    drop = open_with_cut(page, app_url, store)
+    drop.keep = 20  # past the sidebar and the watcher's new timer (about 15 messages in)
+    roll = Roll.parse(["green", "blue", "red"], [1, 2, 3])
+    for i, face in enumerate(["green", "blue", "red"]):
+        tap(page, f"Colour die {i + 1}", face)
+    for i, face in enumerate(roll.numbers):
+        tap(page, f"Number die {i + 1}", str(face))
+    cut_short(page, drop, lambda: press(page.get_by_role("button", name="Enter roll")))
+    assert drop.cut == [], "the cut run was a whole run"
+    assert page.get_by_role("heading", name="1. Ada decides (active)").count() == 0
+    expect(page.get_by_role("heading", name="1. Ada decides (active)")).to_be_visible(timeout=30_000)
+    expect(page.locator("[data-testid=stException]")).to_have_count(0)
+
+
+def test_a_tap_whose_run_lost_its_end_is_shown_after_all(page, app_url, store):
+    """follow.py's end marker: the run of a cell tap (a run of the move entry's fragment) loses its
+    last messages on the way (the grid redrawn with the cell selected, and the run's end). The
+    server has the cell selected, the page does not show it, and the device's watcher (every 3 s
+    while the device enters a cross) keeps ticking and reruns only itself. The follow component
+    sees the entry's end marker behind the watcher's count of entry runs and asks for the whole
+    page again: the cell shows as selected without a second tap (a second tap would have
+    unselected it)."""
+    drop = open_with_cut(page, app_url, store)
+    enter_roll(page, Roll.parse(["green", "blue", "red"], [1, 2, 3]))
+    expect(page.get_by_role("heading", name="1. Ada decides (active)")).to_be_visible()
+    h1 = cell(page, 0, "H1")
+    expect(h1).not_to_have_css("border-top-width", "3px")  # not selected (a hint may dash its border)
+    cut_short(page, drop, lambda: press(h1))
+    assert drop.cut not in ([], drop.skip), "the cut run was the tap's (a run of the move entry)"
+    # the run's end never came: its grid is not shown (the page still shows the cell unselected) ...
+    assert h1.evaluate("b => getComputedStyle(b).borderTopWidth") != "3px"
+    # ... until the follow component notices the lost end and the page is run again
+    expect(h1).to_have_css("border-top-width", "3px", timeout=20_000)
+    expect(page.get_by_role("button", name="Cross", exact=True)).to_be_enabled()
+    expect(page.locator("[data-testid=stException]")).to_have_count(0)

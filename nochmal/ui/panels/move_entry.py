@@ -15,7 +15,7 @@ from nochmal.engine.cells import mask_of
 from nochmal.engine.dice import COLOUR_JOKER
 from nochmal.engine.moves import PASS, Cross
 from nochmal.data.i18n import _
-from nochmal.ui import state
+from nochmal.ui import follow, state
 from nochmal.ui import tableview as tv
 from nochmal.ui.actions import need, refused_here, roll_key, run_action, same_roll, show_toast, who
 from nochmal.ui.explain import cell_label
@@ -179,6 +179,7 @@ def move_controls(st_, seat: int, names: list[str], colourblind: bool, *, marks=
 def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> None:
     if st.session_state.pop("entry-rerun", False):
         st.rerun(scope="app")
+    end_box = follow.part_started("entry")  # a tap's run that lost its end is noticed (see follow.py)
     show_toast()
     s = st_.seats[seat]
     cd, nd, colour = current_picks(st_, seat)
@@ -226,3 +227,4 @@ def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> 
     with grid_col, st.expander(_("Choose the dice yourself")):
         st.caption(_("Without a choice, a cross uses the dice that cost the fewest \"!\"."))
         dice_picker(st_, seat)
+    follow.part_ended("entry", end_box)
