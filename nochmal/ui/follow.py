@@ -23,8 +23,8 @@ script runner for the fragment and ignores the old runner's unsent messages (its
 above reruns the page. A run of the move entry (a fragment: a cell tap, Clear, the dice) cut
 short leaves the watcher ticking and the page showing the grid from before the tap: the tap
 looks lost although the server took it, and a second tap would undo it. So the entry's runs are
-counted (:func:`part_started`), each ends with a hidden end marker that carries its count
-(:func:`part_ended`), and the watcher's marker carries the newest count. A run's messages are
+counted (:func:`entry_started`), each ends with a hidden end marker that carries its count
+(:func:`entry_ended`), and the watcher's marker carries the newest count. A run's messages are
 sent in order, so a run that lost its end lost its end marker too. When the page is idle and the
 end marker shows an older run than the watcher's marker for two looks in a row, the component
 asks for a whole rerun.
@@ -42,9 +42,9 @@ _log = logging.getLogger(__name__)
 #: few of its periods (1-3 s), and long enough for a slow run on a busy machine.
 STALE_MS = 12_000
 MARKER_CLASS = "nm-watch-tick"
-END_CLASS = "nm-end"
-#: the session's count of runs of each counted part ("entry": the move entry's fragment)
-RUNS_KEY = "nm_runs"
+END_CLASS = "nm-entry-end"
+#: the session's count of the move entry's runs
+ENTRY_RUNS_KEY = "nm_entry_runs"
 #: at most one rerun for a lost end in this long (ms)
 LOST_PAUSE_MS = 5_000
 
@@ -76,16 +76,13 @@ export default function (component) {
       }
       f.gone = 0;
       const text = el.textContent;
-      // the newest runs: "<tick> entry=<n>" in the marker; an end marker of each part
+      // "<tick> <entry runs>" in the marker; the entry's end marker, where the page has an entry
       const app = document.querySelector("[data-testid=stApp]");
       const idle = !!app && app.getAttribute("data-test-script-state") === "notRunning";
-      let behind = "";
-      for (const pair of text.trim().split(" ").slice(1)) {
-        const [part, n] = pair.split("=");
-        const end = document.querySelector(END + "-" + part);
-        if (end && Number(end.textContent) < Number(n)) behind += pair + "/" + end.textContent + " ";
-      }
-      if (idle && behind) {
+      const want = Number(text.trim().split(" ")[1]);
+      const end = document.querySelector(END);
+      const behind = idle && end && Number(end.textContent) < want ? want + "/" + end.textContent : "";
+      if (behind) {
         if (f.lost === behind && now - (f.askedLost || 0) > PAUSE) {
           f.lost = null;
           f.askedLost = now;
@@ -109,7 +106,7 @@ export default function (component) {
 """ % {"stale": STALE_MS, "marker": MARKER_CLASS, "end": END_CLASS, "pause": LOST_PAUSE_MS}
 
 _component = st.components.v2.component("nochmal_follow", js=JS, isolate_styles=True)
-HIDE_CSS = ("<style>.st-key-nm-follow, .st-key-nm-watch-tick, .st-key-nm-end-entry "
+HIDE_CSS = ("<style>.st-key-nm-follow, .st-key-nm-watch-tick, .st-key-nm-entry-end "
             "{ display: none !important; }</style>")
 
 
@@ -126,32 +123,25 @@ def _stale() -> None:
 
 
 def _lost() -> None:
-    st.session_state["lost_run_ends"] = st.session_state.get("lost_run_ends", 0) + 1
     _log.warning("a run of the move entry lost its end on the way to the browser: the page is run again")
-
-
-def _runs() -> dict[str, int]:
-    return st.session_state.setdefault(RUNS_KEY, {})
 
 
 def marker(tick: int) -> None:
     """The watcher's hidden marker: ``tick`` counts its runs (call it inside the fragment), then the
-    count of runs of each counted part."""
-    newest = " ".join(f"{part}={int(n)}" for part, n in _runs().items())
+    count of the move entry's runs."""
     with st.container(key="nm-watch-tick"):  # hidden by HIDE_CSS: it takes no room
-        st.html(f'<div class="{MARKER_CLASS}">{int(tick)} {newest}</div>')
+        st.html(f'<div class="{MARKER_CLASS}">{int(tick)} {int(st.session_state.get(ENTRY_RUNS_KEY, 0))}</div>')
 
 
-def part_started(part: str):
-    """Count this run of ``part`` (call it first in the part's fragment) and return the box at the
-    part's start that its end marker goes in. The box keeps its place from run to run, and the
-    browser keeps the old marker in it until a run sends a new one."""
-    runs = _runs()
-    runs[part] = runs.get(part, 0) + 1
-    return st.container(key=f"nm-end-{part}")
+def entry_started():
+    """Count this run of the move entry (call it first in the entry's fragment) and return the box
+    at the entry's start that its end marker goes in. The box keeps its place from run to run, and
+    the browser keeps the old marker in it until a run sends a new one."""
+    st.session_state[ENTRY_RUNS_KEY] = st.session_state.get(ENTRY_RUNS_KEY, 0) + 1
+    return st.container(key="nm-entry-end")
 
 
-def part_ended(part: str, box) -> None:
-    """The last element of this run of ``part``: its end marker (hidden by :data:`HIDE_CSS`)."""
+def entry_ended(box) -> None:
+    """The last element of this run of the move entry: its end marker (hidden by :data:`HIDE_CSS`)."""
     with box:
-        st.html(f'<div class="{END_CLASS} {END_CLASS}-{part}">{int(_runs().get(part, 0))}</div>')
+        st.html(f'<div class="{END_CLASS}">{int(st.session_state.get(ENTRY_RUNS_KEY, 0))}</div>')

@@ -179,7 +179,7 @@ def move_controls(st_, seat: int, names: list[str], colourblind: bool, *, marks=
 def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> None:
     if st.session_state.pop("entry-rerun", False):
         st.rerun(scope="app")
-    end_box = follow.part_started("entry")  # a tap's run that lost its end is noticed (see follow.py)
+    end_box = follow.entry_started()  # a tap's run that lost its end is noticed (see follow.py)
     show_toast()
     s = st_.seats[seat]
     cd, nd, colour = current_picks(st_, seat)
@@ -227,4 +227,4 @@ def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> 
     with grid_col, st.expander(_("Choose the dice yourself")):
         st.caption(_("Without a choice, a cross uses the dice that cost the fewest \"!\"."))
         dice_picker(st_, seat)
-    follow.part_ended("entry", end_box)
+    follow.entry_ended(end_box)
