@@ -19,20 +19,31 @@ The same loss can cut short any run: when the watcher's timer asks for its fragm
 run finished but before the server had sent that run's last messages, Streamlit starts a new
 script runner for the fragment and ignores the old runner's unsent messages (its log says
 "Ignoring event from non-current ScriptRunner"; seen under load in the browser tests,
-2026-11-27). A whole run cut short that way leaves the watcher without its timer, and the check
-above reruns the page. A run of the move entry (a fragment: a cell tap, Clear, the dice) cut
-short leaves the watcher ticking and the page showing the grid from before the tap: the tap
+2026-11-27). A whole run cut short before its watcher's timer came leaves the watcher without
+it, and the check above reruns the page. A run of the move entry (a fragment: a cell tap,
+Clear, the dice) cut short leaves the watcher ticking and the page showing the grid from before the tap: the tap
 looks lost although the server took it, and a second tap would undo it. So the entry's runs are
 counted (:func:`entry_started`), each ends with a hidden end marker that carries its count
 (:func:`entry_ended`), and the watcher's marker carries the newest count. A run's messages are
 sent in order, so a run that lost its end lost its end marker too. When the page is idle and the
 end marker shows an older run than the watcher's marker for two looks in a row, the component
 asks for a whole rerun.
+
+A whole run cut short while the watcher keeps ticking (its timer was already in the browser: it
+is drawn first, in the sidebar) is checked the same way: the page's runs that reached their end
+are counted (:func:`page_ended`, the last call of ``app.py``), the watcher's marker carries that
+count too, and the end marker in the box that :func:`guard` puts early in the sidebar carries the
+count of the run that drew it. A page idle with an older end marker than the watcher's count for
+two looks lost the end of its last whole run: the page's body may still show the run before it,
+and the watcher reruns the page only when the game changes again, so nothing else would redraw
+it. Runs that stop early (``st.stop()``, ``st.rerun()``) are not counted, and a page without an
+end marker is not checked.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 
 import streamlit as st
 
@@ -43,13 +54,16 @@ _log = logging.getLogger(__name__)
 STALE_MS = 12_000
 MARKER_CLASS = "nm-watch-tick"
 END_CLASS = "nm-entry-end"
+PAGE_END_CLASS = "nm-page-end"
 #: the session's count of the move entry's runs
 ENTRY_RUNS_KEY = "nm_entry_runs"
+#: the session's count of whole runs that reached their end with the guard on the page
+PAGE_ENDS_KEY = "nm_page_ends"
 #: at most one rerun for a lost end in this long (ms)
 LOST_PAUSE_MS = 5_000
 
 JS = r"""
-const STALE = %(stale)d, MARKER = ".%(marker)s", END = ".%(end)s", PAUSE = %(pause)d;
+const STALE = %(stale)d, MARKER = ".%(marker)s", END = ".%(end)s", PAGE_END = ".%(page_end)s", PAUSE = %(pause)d;
 export default function (component) {
   const { setStateValue } = component;
   const w = window;
@@ -76,12 +90,15 @@ export default function (component) {
       }
       f.gone = 0;
       const text = el.textContent;
-      // "<tick> <entry runs>" in the marker; the entry's end marker, where the page has an entry
       const app = document.querySelector("[data-testid=stApp]");
       const idle = !!app && app.getAttribute("data-test-script-state") === "notRunning";
-      const want = Number(text.trim().split(" ")[1]);
-      const end = document.querySelector(END);
-      const behind = idle && end && Number(end.textContent) < want ? want + "/" + end.textContent : "";
+      // "<tick> <entry runs> <page runs ended>"; an end marker behind its count lost its run's end
+      const want = text.trim().split(" ").map(Number);
+      let behind = "";
+      [END, PAGE_END].forEach((sel, i) => {
+        const end = document.querySelector(sel);
+        if (idle && end && Number(end.textContent) < want[i + 1]) behind += sel + want[i + 1] + "/" + end.textContent;
+      });
       if (behind) {
         if (f.lost === behind && now - (f.askedLost || 0) > PAUSE) {
           f.lost = null;
@@ -103,11 +120,14 @@ export default function (component) {
   }
   return undefined;
 }
-""" % {"stale": STALE_MS, "marker": MARKER_CLASS, "end": END_CLASS, "pause": LOST_PAUSE_MS}
+""" % {"stale": STALE_MS, "marker": MARKER_CLASS, "end": END_CLASS, "page_end": PAGE_END_CLASS,
+       "pause": LOST_PAUSE_MS}
 
 _component = st.components.v2.component("nochmal_follow", js=JS, isolate_styles=True)
-HIDE_CSS = ("<style>.st-key-nm-follow, .st-key-nm-watch-tick, .st-key-nm-entry-end "
+HIDE_CSS = ("<style>.st-key-nm-follow, .st-key-nm-watch-tick, .st-key-nm-entry-end, .st-key-nm-page-end "
             "{ display: none !important; }</style>")
+#: this run's box for the page's end marker (a script run has its own thread)
+_run = threading.local()
 
 
 def guard() -> None:
@@ -116,6 +136,7 @@ def guard() -> None:
     with st.container(key="nm-follow"):
         _component(key="nm-follow-guard", data={}, on_stale_change=_stale, on_lost_change=_lost, width="stretch",
                    height="content")
+    _run.page_end = st.container(key="nm-page-end")  # filled by page_ended, at the run's end
 
 
 def _stale() -> None:
@@ -123,14 +144,15 @@ def _stale() -> None:
 
 
 def _lost() -> None:
-    _log.warning("a run of the move entry lost its end on the way to the browser: the page is run again")
+    _log.warning("a run lost its end on the way to the browser: the page is run again")
 
 
 def marker(tick: int) -> None:
     """The watcher's hidden marker: ``tick`` counts its runs (call it inside the fragment), then the
-    count of the move entry's runs."""
+    count of the move entry's runs and of the page's whole runs that reached their end."""
+    entry, page = (int(st.session_state.get(key, 0)) for key in (ENTRY_RUNS_KEY, PAGE_ENDS_KEY))
     with st.container(key="nm-watch-tick"):  # hidden by HIDE_CSS: it takes no room
-        st.html(f'<div class="{MARKER_CLASS}">{int(tick)} {int(st.session_state.get(ENTRY_RUNS_KEY, 0))}</div>')
+        st.html(f'<div class="{MARKER_CLASS}">{int(tick)} {entry} {page}</div>')
 
 
 def entry_started():
@@ -145,3 +167,21 @@ def entry_ended(box) -> None:
     """The last element of this run of the move entry: its end marker (hidden by :data:`HIDE_CSS`)."""
     with box:
         st.html(f'<div class="{END_CLASS}">{int(st.session_state.get(ENTRY_RUNS_KEY, 0))}</div>')
+
+
+def page_started() -> None:
+    """Forget an earlier run's box (a run cut short by ``st.rerun()`` on this thread left it)."""
+    _run.page_end = None
+
+
+def page_ended() -> None:
+    """The last element of a whole run that mounted the guard: the page's end marker, in the box
+    :func:`guard` put early in the sidebar (its place stays from run to run; hidden by
+    :data:`HIDE_CSS`). Call it last in ``app.py``; a run without the guard draws nothing."""
+    box = getattr(_run, "page_end", None)
+    if box is None:
+        return
+    _run.page_end = None
+    ends = st.session_state[PAGE_ENDS_KEY] = st.session_state.get(PAGE_ENDS_KEY, 0) + 1
+    with box:
+        st.html(f'<div class="{PAGE_END_CLASS}">{int(ends)}</div>')

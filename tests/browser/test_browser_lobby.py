@@ -195,13 +195,16 @@ def test_a_blank_page_whose_watcher_went_away_loads_itself_again(page, app_url, 
 
 class RunTailDrop:
     """Between the browser and the server: once armed, the next run (``new_session``) that is not
-    the watcher's reaches the browser with only its first ``keep`` elements; the rest of its
-    messages, its ``script_finished`` included, are dropped. That is what Streamlit does when
-    the watcher's timer asks for its fragment just after a run finished and before that run's last
-    messages went out (a new script runner; the old runner's messages are ignored)."""
+    the watcher's reaches the browser up to its first ``keep`` elements; the rest of its messages,
+    its ``script_finished`` included, are dropped. That is what Streamlit does when the watcher's
+    timer asks for its fragment just after a run finished and before that run's last messages went
+    out (a new script runner; the old runner's messages are ignored): the browser gets a prefix of
+    the run's messages, in order. With ``lose_timer`` the prefix loses its fragment timers
+    (``auto_rerun``) too: the page's watcher then stops ticking."""
 
     def __init__(self, keep: int = 3) -> None:
         self.keep, self.armed, self.dropping, self.seen, self.dropped, self.done = keep, False, False, 0, 0, False
+        self.lose_timer = False
         self.runs: list[list[str]] = []  # the fragment ids of each run's new_session, in order
         self.skip: list[str] | None = None  # a run with these fragment ids passes whole (the watcher's)
         self.cut: list[str] | None = None  # the fragment ids of the run cut short ([]: a whole run)
@@ -225,8 +228,8 @@ class RunTailDrop:
                 return False
         if not self.dropping:
             return False
-        if kind in ("delta", "ref_hash") and self.seen < self.keep:
-            self.seen += 1
+        if self.seen < self.keep and not (self.lose_timer and kind == "auto_rerun"):
+            self.seen += kind in ("delta", "ref_hash")
             return False
         self.dropped += 1
         if kind == "script_finished":
@@ -260,21 +263,43 @@ def cut_short(page, drop: RunTailDrop, action) -> None:
     assert drop.done and drop.dropped > 1, "the run was not cut short"
 
 
-def test_a_roll_whose_run_lost_its_end_is_shown_after_all(page, app_url, store):
-    """follow.py's stale-watcher guard, for a whole run: "Enter roll" is stored, but its run loses
-    its last messages (the page's body with the roll, and the run's end). The browser then starts
-    no timer for the watcher, which stops ticking; the guard reruns the page (STALE_MS, 12 s) and
-    the roll shows."""
-    drop = open_with_cut(page, app_url, store)
-    drop.keep = 20  # past the sidebar and the watcher's new timer (about 15 messages in)
-    roll = Roll.parse(["green", "blue", "red"], [1, 2, 3])
+def enter_roll_cut_short(page, drop: RunTailDrop) -> None:
+    """Tap a roll's dice, then "Enter roll" with the drop armed: the roll is stored, but its run
+    reaches the browser only up to the sidebar and the start of the page's body (the watcher and
+    its timer included, about 15 messages in), without the body that shows the roll."""
+    drop.keep = 20
     for i, face in enumerate(["green", "blue", "red"]):
         tap(page, f"Colour die {i + 1}", face)
-    for i, face in enumerate(roll.numbers):
+    for i, face in enumerate([1, 2, 3]):
         tap(page, f"Number die {i + 1}", str(face))
     cut_short(page, drop, lambda: press(page.get_by_role("button", name="Enter roll")))
     assert drop.cut == [], "the cut run was a whole run"
     assert page.get_by_role("heading", name="1. Ada decides (active)").count() == 0
+
+
+def test_a_roll_whose_run_lost_its_end_is_shown_after_all(page, app_url, store):
+    """follow.py's page end marker: "Enter roll" is stored, but its run (a whole run) loses its
+    last messages on the way. The watcher's timer came early in the run, so the watcher keeps
+    ticking; it saw the roll in that run, so it would rerun the page only at the game's next change,
+    and the stale-watcher guard does not fire while it ticks. The follow component sees the page's
+    end marker behind the watcher's count of page runs that ended and asks for the whole page
+    again: the roll shows. (Without that check the page stayed on the roll entry for 25 s.)"""
+    drop = open_with_cut(page, app_url, store)
+    enter_roll_cut_short(page, drop)
+    tick = page.locator(".nm-watch-tick")
+    expect(tick).to_have_count(1)
+    expect(tick).not_to_have_text(tick.text_content(), timeout=10_000)  # ticking: the guard stays put
+    expect(page.get_by_role("heading", name="1. Ada decides (active)")).to_be_visible(timeout=20_000)
+    expect(page.locator("[data-testid=stException]")).to_have_count(0)
+
+
+def test_a_roll_whose_run_lost_its_watcher_timer_is_shown_after_all(page, app_url, store):
+    """follow.py's stale-watcher guard: as above, but the run's part that arrived lost the
+    watcher's timer too, so the watcher stops ticking and no check can compare counts. The guard
+    reruns the page after STALE_MS (12 s) and the roll shows."""
+    drop = open_with_cut(page, app_url, store)
+    drop.lose_timer = True
+    enter_roll_cut_short(page, drop)
     expect(page.get_by_role("heading", name="1. Ada decides (active)")).to_be_visible(timeout=30_000)
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
 
