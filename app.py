@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from nochmal.ui import layout
+from nochmal.ui import follow, layout
 
 layout.setup_page()
 page = st.navigation(layout.pages())
-layout.sidebar(page)
+end_box = layout.sidebar(page)
 page.run()
-layout.end_of_run()
+follow.page_ended(end_box)  # last: the run reached its end (see follow.py)

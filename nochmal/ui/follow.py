@@ -21,29 +21,25 @@ script runner for the fragment and ignores the old runner's unsent messages (its
 "Ignoring event from non-current ScriptRunner"; seen under load in the browser tests,
 2026-11-27). A whole run cut short before its watcher's timer came leaves the watcher without
 it, and the check above reruns the page. A run of the move entry (a fragment: a cell tap,
-Clear, the dice) cut short leaves the watcher ticking and the page showing the grid from before the tap: the tap
-looks lost although the server took it, and a second tap would undo it. So the entry's runs are
-counted (:func:`entry_started`), each ends with a hidden end marker that carries its count
-(:func:`entry_ended`), and the watcher's marker carries the newest count. A run's messages are
-sent in order, so a run that lost its end lost its end marker too. When the page is idle and the
-end marker shows an older run than the watcher's marker for two looks in a row, the component
-asks for a whole rerun.
+Clear, the dice) cut short leaves the watcher ticking and the page showing the grid from before
+the tap: the tap looks lost although the server took it, and a second tap would undo it. A whole
+run cut short while the watcher keeps ticking (its timer was already in the browser: it is drawn
+first, in the sidebar) leaves the page's body showing the run before it, and the watcher, which
+saw the game in the lost run, reruns the page only when the game changes again.
 
-A whole run cut short while the watcher keeps ticking (its timer was already in the browser: it
-is drawn first, in the sidebar) is checked the same way: the page's runs that reached their end
-are counted (:func:`page_ended`, the last call of ``app.py``), the watcher's marker carries that
-count too, and the end marker in the box that :func:`guard` puts early in the sidebar carries the
-count of the run that drew it. A page idle with an older end marker than the watcher's count for
-two looks lost the end of its last whole run: the page's body may still show the run before it,
-and the watcher reruns the page only when the game changes again, so nothing else would redraw
-it. Runs that stop early (``st.stop()``, ``st.rerun()``) are not counted, and a page without an
-end marker is not checked.
+So the runs that reach their end are counted, the move entry's (:func:`entry_ended`) and the
+page's (:func:`page_ended`, the last call of ``app.py``): each such run's last element is a hidden
+end marker with its count, in a box drawn early that keeps its place from run to run
+(:func:`entry_box`, and the one :func:`guard` returns). The watcher's marker carries the newest
+counts. A run's messages are sent in order, so a run that lost its end lost its end marker too.
+When the page is idle and an end marker shows an older count than the watcher's marker for two
+looks in a row, the component asks for a whole rerun. Runs that stop early (``st.stop()``,
+``st.rerun()``, an error) are not counted, and a page without an end marker is not checked.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 
 import streamlit as st
 
@@ -55,9 +51,9 @@ STALE_MS = 12_000
 MARKER_CLASS = "nm-watch-tick"
 END_CLASS = "nm-entry-end"
 PAGE_END_CLASS = "nm-page-end"
-#: the session's count of the move entry's runs
-ENTRY_RUNS_KEY = "nm_entry_runs"
-#: the session's count of whole runs that reached their end with the guard on the page
+#: the session's counts of the move entry's runs and of the page's whole runs (with the guard on
+#: it) that reached their end
+ENTRY_ENDS_KEY = "nm_entry_ends"
 PAGE_ENDS_KEY = "nm_page_ends"
 #: at most one rerun for a lost end in this long (ms)
 LOST_PAUSE_MS = 5_000
@@ -92,7 +88,7 @@ export default function (component) {
       const text = el.textContent;
       const app = document.querySelector("[data-testid=stApp]");
       const idle = !!app && app.getAttribute("data-test-script-state") === "notRunning";
-      // "<tick> <entry runs> <page runs ended>"; an end marker behind its count lost its run's end
+      // "<tick> <entry runs ended> <page runs ended>"; an end marker behind its count lost its run's end
       const want = text.trim().split(" ").map(Number);
       let behind = "";
       [END, PAGE_END].forEach((sel, i) => {
@@ -126,17 +122,16 @@ export default function (component) {
 _component = st.components.v2.component("nochmal_follow", js=JS, isolate_styles=True)
 HIDE_CSS = ("<style>.st-key-nm-follow, .st-key-nm-watch-tick, .st-key-nm-entry-end, .st-key-nm-page-end "
             "{ display: none !important; }</style>")
-#: this run's box for the page's end marker (a script run has its own thread)
-_run = threading.local()
 
 
-def guard() -> None:
-    """Mount the safety net (outside the watcher's fragment: its request reruns the whole page)."""
+def guard():
+    """Mount the safety net (outside the watcher's fragment: its request reruns the whole page) and
+    return the box for the page's end marker (:func:`page_ended`)."""
     st.html(HIDE_CSS)
     with st.container(key="nm-follow"):
         _component(key="nm-follow-guard", data={}, on_stale_change=_stale, on_lost_change=_lost, width="stretch",
                    height="content")
-    _run.page_end = st.container(key="nm-page-end")  # filled by page_ended, at the run's end
+    return st.container(key="nm-page-end")
 
 
 def _stale() -> None:
@@ -149,39 +144,34 @@ def _lost() -> None:
 
 def marker(tick: int) -> None:
     """The watcher's hidden marker: ``tick`` counts its runs (call it inside the fragment), then the
-    count of the move entry's runs and of the page's whole runs that reached their end."""
-    entry, page = (int(st.session_state.get(key, 0)) for key in (ENTRY_RUNS_KEY, PAGE_ENDS_KEY))
+    counts of the move entry's runs and of the page's whole runs that reached their end."""
+    entry, page = (int(st.session_state.get(key, 0)) for key in (ENTRY_ENDS_KEY, PAGE_ENDS_KEY))
     with st.container(key="nm-watch-tick"):  # hidden by HIDE_CSS: it takes no room
         st.html(f'<div class="{MARKER_CLASS}">{int(tick)} {entry} {page}</div>')
 
 
-def entry_started():
-    """Count this run of the move entry (call it first in the entry's fragment) and return the box
-    at the entry's start that its end marker goes in. The box keeps its place from run to run, and
-    the browser keeps the old marker in it until a run sends a new one."""
-    st.session_state[ENTRY_RUNS_KEY] = st.session_state.get(ENTRY_RUNS_KEY, 0) + 1
+def entry_box():
+    """The box at the move entry's start (call it first in the entry's fragment) that the run's end
+    marker goes in (:func:`entry_ended`). The browser keeps the old marker in it until a run sends
+    a new one."""
     return st.container(key="nm-entry-end")
 
 
 def entry_ended(box) -> None:
-    """The last element of this run of the move entry: its end marker (hidden by :data:`HIDE_CSS`)."""
+    """The last element of this run of the move entry: its end marker."""
+    _end_marker(box, ENTRY_ENDS_KEY, END_CLASS)
+
+
+def page_ended(box) -> None:
+    """The last element of a whole run: the page's end marker, in the box :func:`guard` returned
+    (None without a guard on the page: nothing is drawn). Call it last in ``app.py``."""
+    if box is not None:
+        _end_marker(box, PAGE_ENDS_KEY, PAGE_END_CLASS)
+
+
+def _end_marker(box, key: str, css_class: str) -> None:
+    """Count a run that reached its end in ``key`` and draw its hidden end marker (hidden by
+    :data:`HIDE_CSS`) in ``box``."""
+    ends = st.session_state[key] = st.session_state.get(key, 0) + 1
     with box:
-        st.html(f'<div class="{END_CLASS}">{int(st.session_state.get(ENTRY_RUNS_KEY, 0))}</div>')
-
-
-def page_started() -> None:
-    """Forget an earlier run's box (a run cut short by ``st.rerun()`` on this thread left it)."""
-    _run.page_end = None
-
-
-def page_ended() -> None:
-    """The last element of a whole run that mounted the guard: the page's end marker, in the box
-    :func:`guard` put early in the sidebar (its place stays from run to run; hidden by
-    :data:`HIDE_CSS`). Call it last in ``app.py``; a run without the guard draws nothing."""
-    box = getattr(_run, "page_end", None)
-    if box is None:
-        return
-    _run.page_end = None
-    ends = st.session_state[PAGE_ENDS_KEY] = st.session_state.get(PAGE_ENDS_KEY, 0) + 1
-    with box:
-        st.html(f'<div class="{PAGE_END_CLASS}">{int(ends)}</div>')
+        st.html(f'<div class="{css_class}">{int(ends)}</div>')

@@ -10,7 +10,7 @@ import streamlit as st
 from nochmal.engine.game import CHANCE
 from nochmal.data.i18n import N_, _, pgettext
 
-from . import device, follow, lang, owner, state
+from . import device, lang, owner, state
 from . import tableview as tv
 from .safe import code, md
 
@@ -30,7 +30,6 @@ PAGE_TITLE = N_("Noch mal! — companion")
 
 
 def setup_page() -> None:
-    follow.page_started()
     lang.resolve()  # before anything is written: every text of the run speaks it
     st.set_page_config(page_title=_(PAGE_TITLE), page_icon="🎲", layout="wide")
     state.init()
@@ -58,8 +57,9 @@ def pages() -> list:
 FOLLOWS_EVENTS = ("table", "history")
 
 
-def sidebar(page) -> None:
-    """The sidebar of every page, and the open game's watcher (see :func:`state.watch_game`)."""
+def sidebar(page):
+    """The sidebar of every page, and the open game's watcher (see :func:`state.watch_game`);
+    returns the box for the page's end marker (``follow.page_ended``), None without a game."""
     with st.sidebar:
         lang.switch()
         st.toggle(_("Colour-blind mode (letters on cells)"), key="colourblind")
@@ -76,12 +76,8 @@ def sidebar(page) -> None:
             gs = ses.state
             busy = seat is not None and not gs.is_terminal() and (
                 seat in tv.seats_to_decide(gs) or (gs.current_player() == CHANCE and gs.active == seat))
-            state.watch_game(ses, events=page.url_path in FOLLOWS_EVENTS, busy=busy)
-
-
-def end_of_run() -> None:
-    """The last call of a whole run (``app.py``): the page's end marker (see :mod:`follow`)."""
-    follow.page_ended()
+            return state.watch_game(ses, events=page.url_path in FOLLOWS_EVENTS, busy=busy)
+    return None
 
 
 def game_or_stop():

@@ -305,7 +305,7 @@ def _claims_print(meta: dict) -> str:
     return hashlib.sha256(json.dumps([claims, codes], sort_keys=True, default=str).encode()).hexdigest()
 
 
-def watch_game(ses, *, events: bool, busy: bool = False) -> None:
+def watch_game(ses, *, events: bool, busy: bool = False):
     """One watcher per page run: rerun the page when the open game changes for this page.
 
     * always when its seat claims change (a phone joined, a seat was taken over: the host's
@@ -320,9 +320,10 @@ def watch_game(ses, *, events: bool, busy: bool = False) -> None:
     seconds long). A watcher drawn at the end of the page could lose its timer that way and
     the device stopped following the game (seen in CI: a phone stayed on "Waiting for ..."
     after the game had moved on). Drawn first, its timer is in the browser before any later
-    request can be sent. Costs one read of the game per tick."""
+    request can be sent. Costs one read of the game per tick. Returns the box for the page's
+    end marker (:func:`follow.page_ended`)."""
     gid, seen_claims, seen_n = ses.game_id, _claims_print(ses.meta), ses.n_events
-    follow.guard()  # should Streamlit lose the watcher's timer anyway, the page is rerun
+    end_box = follow.guard()  # should Streamlit lose the watcher's timer or a run's end, the page is rerun
 
     @st.fragment(run_every=3.0 if busy else 1.0 if events else 2.0)
     def _game_watch() -> None:
@@ -337,6 +338,7 @@ def watch_game(ses, *, events: bool, busy: bool = False) -> None:
             st.rerun()
 
     _game_watch()
+    return end_box
 
 
 def goto(page: str) -> None:

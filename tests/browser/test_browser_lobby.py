@@ -14,7 +14,7 @@ import pytest
 from conftest import PHONE, WAIT_MS
 from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from test_browser_play import cell, enter_roll, tap
+from test_browser_play import cell, enter_roll
 from test_browser_play import press  # the same tap as the play tests (waits for the page first)
 
 from nochmal.engine.dice import Roll
@@ -193,6 +193,9 @@ def test_a_blank_page_whose_watcher_went_away_loads_itself_again(page, app_url, 
     expect(page.get_by_text("blank night").first).to_be_visible()
 
 
+ROLL = Roll.parse(["green", "blue", "red"], [1, 2, 3])
+
+
 class RunTailDrop:
     """Between the browser and the server: once armed, the next run (``new_session``) that is not
     the watcher's reaches the browser up to its first ``keep`` elements; the rest of its messages,
@@ -264,15 +267,12 @@ def cut_short(page, drop: RunTailDrop, action) -> None:
 
 
 def enter_roll_cut_short(page, drop: RunTailDrop) -> None:
-    """Tap a roll's dice, then "Enter roll" with the drop armed: the roll is stored, but its run
-    reaches the browser only up to the sidebar and the start of the page's body (the watcher and
-    its timer included, about 15 messages in), without the body that shows the roll."""
+    """Enter a roll with the drop armed (the dice's taps stay in their form: the first run is the
+    one of "Enter roll"): the roll is stored, but its run reaches the browser only up to the
+    sidebar and the start of the page's body (the watcher and its timer included, about 15
+    messages in), without the body that shows the roll."""
     drop.keep = 20
-    for i, face in enumerate(["green", "blue", "red"]):
-        tap(page, f"Colour die {i + 1}", face)
-    for i, face in enumerate([1, 2, 3]):
-        tap(page, f"Number die {i + 1}", str(face))
-    cut_short(page, drop, lambda: press(page.get_by_role("button", name="Enter roll")))
+    cut_short(page, drop, lambda: enter_roll(page, ROLL))
     assert drop.cut == [], "the cut run was a whole run"
     assert page.get_by_role("heading", name="1. Ada decides (active)").count() == 0
 
@@ -313,7 +313,7 @@ def test_a_tap_whose_run_lost_its_end_is_shown_after_all(page, app_url, store):
     page again: the cell shows as selected without a second tap (a second tap would have
     unselected it)."""
     drop = open_with_cut(page, app_url, store)
-    enter_roll(page, Roll.parse(["green", "blue", "red"], [1, 2, 3]))
+    enter_roll(page, ROLL)
     expect(page.get_by_role("heading", name="1. Ada decides (active)")).to_be_visible()
     h1 = cell(page, 0, "H1")
     expect(h1).not_to_have_css("border-top-width", "3px")  # not selected (a hint may dash its border)

@@ -179,7 +179,7 @@ def move_controls(st_, seat: int, names: list[str], colourblind: bool, *, marks=
 def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> None:
     if st.session_state.pop("entry-rerun", False):
         st.rerun(scope="app")
-    end_box = follow.entry_started()  # a tap's run that lost its end is noticed (see follow.py)
+    end_box = follow.entry_box()  # a tap's run that lost its end is noticed (see follow.py)
     show_toast()
     s = st_.seats[seat]
     cd, nd, colour = current_picks(st_, seat)
