@@ -135,7 +135,7 @@ def guard():
 
 
 def _stale() -> None:
-    st.session_state["watch_restarts"] = st.session_state.get("watch_restarts", 0) + 1
+    _log.warning("a page's watcher stopped ticking: the page is run again")
 
 
 def _lost() -> None:

@@ -86,12 +86,12 @@ def page_words(text: str) -> list[str]:
 def foreign_words(page, forbidden: set[str]) -> list[str]:
     """The forbidden words on the page, each with the line it stands in."""
     text = IDS.sub(" ", LINKS.sub(" ", visible_text(page)))
-    found = sorted(w for w in set(page_words(text)) if w in forbidden)
-    out = []
-    for w in found:
-        where = next((line.strip() for line in text.splitlines() if w in page_words(line)), "?")
-        out.append(f"{w}: {where[:120]}")
-    return out
+    where: dict[str, str] = {}  # each forbidden word's first line
+    for line in text.splitlines():
+        for w in page_words(line):
+            if w in forbidden:
+                where.setdefault(w, line.strip())
+    return [f"{w}: {where[w][:120]}" for w in sorted(where)]
 
 
 def new_device(browser, locale: str):
