@@ -91,10 +91,12 @@ export default function (component) {
       // "<tick> <entry runs ended> <page runs ended>"; an end marker behind its count lost its run's end
       const want = text.trim().split(" ").map(Number);
       let behind = "";
-      [END, PAGE_END].forEach((sel, i) => {
-        const end = document.querySelector(sel);
-        if (idle && end && Number(end.textContent) < want[i + 1]) behind += sel + want[i + 1] + "/" + end.textContent;
-      });
+      if (idle) {
+        [END, PAGE_END].forEach((sel, i) => {
+          const end = document.querySelector(sel);
+          if (end && Number(end.textContent) < want[i + 1]) behind += sel + want[i + 1] + "/" + end.textContent;
+        });
+      }
       if (behind) {
         if (f.lost === behind && now - (f.askedLost || 0) > PAUSE) {
           f.lost = null;

@@ -66,14 +66,14 @@ def visible_text(page) -> str:
 IDS = re.compile(r"\b[a-z]+-[A-Za-z0-9]+\b")
 
 
-#: links (the join box shows the seats' links): addresses, not words; Material icons are drawn
-#: from their names as text ("expand_more", "qr_code_2")
-LINKS = re.compile(r"https?://\S+|\b[a-z]+(?:_[a-z0-9]+)+\b")
+#: links (the join box shows the seats' links): addresses, not words
+LINKS = re.compile(r"https?://\S+")
 
 
 #: a run of word characters and hyphens: words, or an identifier when it holds a digit or "_"
 CHUNK = re.compile(r"[\w-]+")
-#: game ids and codes are random url-safe tokens ("tabs19eJ" once failed CI as the English "tabs")
+#: game ids and codes are random url-safe tokens ("tabs19eJ" once failed CI as the English "tabs");
+#: Material icons are drawn from their names as text ("expand_more", "qr_code_2")
 TOKEN = re.compile(r"[\d_]")
 
 
