@@ -11,18 +11,33 @@ It is an estimate of that limit, not a proof: the rollouts after each choice are
 clairvoyant search over every later choice would do better still), and where a choice changes
 whether a die leaves the game after turn 19 (C-GOAL-19), the dice after it are drawn from the same
 stream in a different order than the rollout saw.
+
+In solo mode (R-SOLO-*) the bound is the solo planner's search with the game's own dice in place of
+its rollouts' random ones: every legal move is played out once, with the rolls the game has left and
+the planner's rollout policy (the fitted tables where the sheet has them), and the best end wins.
+The competitive base game has no bound: its players play against each other, not against the dice
+(:func:`bound_plays`).
 """
 
 from __future__ import annotations
 
 import random
 
+from nochmal.bots.compiled import solo_sim
 from nochmal.bots.coop_weights import coop_rollout_value
 from nochmal.bots.greedy import greedy_policy, team_choosing, team_decision
-from nochmal.bots.planner import rest_of_turn, team_candidates
+from nochmal.bots.planner import rest_of_turn, seat_candidates, team_candidates
 
 #: candidates weighed at each team choice (greedy's own first)
 CANDIDATES = 8
+#: in solo mode: every legal move (the planner's candidate order, greedy's own first)
+SOLO_CANDIDATES = 10**6
+
+
+def bound_plays(game) -> bool:
+    """Whether the bound is defined for ``game``: a co-op game (a team against its mission) or a
+    solo game (one player against the dice), not the competitive base game."""
+    return game.has_mission or solo_sim(game) is not None
 
 
 def _candidates(state, seat: int) -> list:
@@ -39,6 +54,32 @@ def _value_with_the_games_dice(state, action, seat: int, rng: random.Random) -> 
     return coop_rollout_value(ck.end_state(st.game, row, end))
 
 
+def future_dice(state, rng: random.Random):
+    """The rolls a solo game has left after the current one, as :func:`nochmal.engine.game.play`
+    will draw them from ``rng`` (drawn from a copy: ``rng`` is not moved), in the rows
+    :meth:`nochmal.bots.compiled.SoloSim.draw` gives: (colour, colour, number, number)."""
+    import numpy as np
+
+    from nochmal.engine.dice import Roll
+
+    game = state.game
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    n_colour, n_number = game.dice_in_play(state)
+    left = game.n_rolls - state.roll_index - 1
+    rolls = [Roll.sample(copy, n_colour, n_number) for _ in range(left)]
+    return np.array([(*r.colours, *r.numbers) for r in rolls], np.int64).reshape(left, n_colour + n_number)
+
+
+def solo_values_with_the_games_dice(state, rng: random.Random) -> tuple[list, list[int]]:
+    """Every legal move of the solo player in ``state`` and the score each one's game ends with,
+    played on by the solo planner's rollout policy with the game's own dice (:func:`future_dice`)."""
+    sim = solo_sim(state.game)
+    cands = seat_candidates(state, 0, SOLO_CANDIDATES, random.Random(0))
+    boards, jokers, _left = sim.candidate_starts(state, 0, cands)
+    return cands, sim.play_rollouts(boards, jokers, future_dice(state, rng)).tolist()
+
+
 def perfect_dice_policy(state, rng: random.Random):
     """The bound's choice in ``state``; ``rng`` is the game's own generator (as
     :func:`nochmal.engine.game.play` passes it), read but not advanced."""
@@ -46,6 +87,9 @@ def perfect_dice_policy(state, rng: random.Random):
 
     seat = state.current_player()
     game = state.game
+    if solo_sim(game) is not None and seat == 0 and state.phase == "active":
+        cands, values = solo_values_with_the_games_dice(state, rng)
+        return cands[max(range(len(cands)), key=lambda j: (values[j], -j))]
     choosing = seat < 0 or team_choosing(state, seat) or (game.n_seats == 1 and state.phase == "active")
     if not game.has_mission or not choosing or not ck.kernel_plays(game, "greedy"):
         return team_decision(state, rng) if seat < 0 else greedy_policy(state, rng)

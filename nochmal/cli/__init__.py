@@ -59,6 +59,12 @@ def _make_game(args):
     return make_game(args.mode, args.players, args.mission, args.sheets, args.tableau)
 
 
+def _bound_plays(game) -> bool:
+    from nochmal.bots.bound import bound_plays  # numpy and the compiled bots: only for the bound
+
+    return bound_plays(game)
+
+
 def _check_game_args(args) -> None:
     """--players per mode, --sheets per player, --mission/--tableau only in co-op; then build
     the game once (a bad tableau file or a sheet that does not fit the mission is refused)."""
@@ -80,7 +86,13 @@ def _check_game_args(args) -> None:
                              f"{'' if args.players is not None else ', the default player count'}): one per seat")
     if args.mission is None:
         args.mission = 1  # the default (part of every simulated game's seed, as before)
-    _make_game(args)
+    game = _make_game(args)
+    from nochmal.bots.policies import LIMIT_POLICIES
+
+    if args.policy in LIMIT_POLICIES and not _bound_plays(game):
+        raise UsageError(f"--policy {args.policy} (the perfect-dice bound) is for --mode coop and --mode solo, where a "
+                         f"team or one player plays against the dice; in --mode {args.mode} the players play against "
+                         f"each other")
 
 
 def _saved_events(game, history: list, by: str) -> list[dict]:
@@ -137,7 +149,12 @@ def _cmd_play(args) -> int:
 
 
 def _check_play(args) -> None:
+    from nochmal.bots.policies import POLICY_NAMES
+
     _check_game_args(args)
+    if args.save and args.policy not in POLICY_NAMES:
+        raise UsageError(f"--save keeps games of the bots a seat can be played by ({', '.join(POLICY_NAMES)}); "
+                         f"--policy {args.policy} reads the dice before they are rolled, so its games are not kept")
     if args.save:
         from nochmal.store.session import SEED_MAX
 
@@ -441,7 +458,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play one whole game with a policy and print its outcome")
     game_options(pl, "base", "number of players (base 2-6, coop 1-6)")
-    pl.add_argument("--policy", type=at.policy, default="random", help="random, greedy or planner")
+    pl.add_argument("--policy", type=at.policy, default="random",
+                    help="random, greedy or planner; or bound (the perfect-dice bound, co-op and solo)")
     pl.add_argument("--seed", type=at.int_in("--seed", -(2**63)), default=0)
     pl.add_argument("--json", action="store_true", help="print the outcome as one JSON line")
     pl.add_argument("--save", action="store_true", help="also save the game in the store (all or nothing)")
@@ -450,7 +468,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     si = sub.add_parser("simulate", help="play many seeded games with a policy and summarise them")
     game_options(si, "solo", "number of players (base 2-6, coop 1-6)")
-    si.add_argument("--policy", type=at.policy, default="greedy", help="random, greedy or planner")
+    si.add_argument("--policy", type=at.policy, default="greedy",
+                    help="random, greedy or planner; or bound (the perfect-dice bound, co-op and solo)")
     si.add_argument("--games", type=at.int_in("--games", 1, MAX_GAMES), default=100)
     si.add_argument("--seed", type=at.int_in("--seed", -(2**63)), default=0)
     si.add_argument("--json", action="store_true")
