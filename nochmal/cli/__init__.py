@@ -59,12 +59,6 @@ def _make_game(args):
     return make_game(args.mode, args.players, args.mission, args.sheets, args.tableau)
 
 
-def _bound_plays(game) -> bool:
-    from nochmal.bots.bound import bound_plays  # numpy and the compiled bots: only for the bound
-
-    return bound_plays(game)
-
-
 def _check_game_args(args) -> None:
     """--players per mode, --sheets per player, --mission/--tableau only in co-op; then build
     the game once (a bad tableau file or a sheet that does not fit the mission is refused)."""
@@ -89,10 +83,13 @@ def _check_game_args(args) -> None:
     game = _make_game(args)
     from nochmal.bots.policies import LIMIT_POLICIES
 
-    if args.policy in LIMIT_POLICIES and not _bound_plays(game):
-        raise UsageError(f"--policy {args.policy} (the perfect-dice bound) is for --mode coop and --mode solo, where a "
-                         f"team or one player plays against the dice; in --mode {args.mode} the players play against "
-                         f"each other")
+    if args.policy in LIMIT_POLICIES:
+        from nochmal.bots.bound import bound_plays  # numpy and the compiled bots: only for the bound
+
+        if not bound_plays(game):
+            raise UsageError(f"--policy {args.policy} (the perfect-dice bound) is for --mode coop and --mode solo, "
+                             f"where a team or one player plays against the dice; in --mode {args.mode} the players "
+                             f"play against each other")
 
 
 def _saved_events(game, history: list, by: str) -> list[dict]:
