@@ -56,19 +56,11 @@ def _value_with_the_games_dice(state, action, seat: int, rng: random.Random) -> 
 
 def future_dice(state, rng: random.Random):
     """The rolls a solo game has left after the current one, as :func:`nochmal.engine.game.play`
-    will draw them from ``rng`` (drawn from a copy: ``rng`` is not moved), in the rows
-    :meth:`nochmal.bots.compiled.SoloSim.draw` gives: (colour, colour, number, number)."""
-    import numpy as np
-
-    from nochmal.engine.dice import Roll
-
-    game = state.game
+    will draw them from ``rng`` (:meth:`nochmal.bots.compiled.SoloSim.draw` from a copy: ``rng``
+    is not moved): rows of (colour, colour, number, number)."""
     copy = random.Random()
     copy.setstate(rng.getstate())
-    n_colour, n_number = game.dice_in_play(state)
-    left = game.n_rolls - state.roll_index - 1
-    rolls = [Roll.sample(copy, n_colour, n_number) for _ in range(left)]
-    return np.array([(*r.colours, *r.numbers) for r in rolls], np.int64).reshape(left, n_colour + n_number)
+    return solo_sim(state.game).draw(copy, state.game.n_rolls - state.roll_index - 1)
 
 
 def solo_values_with_the_games_dice(state, rng: random.Random) -> tuple[list, list[int]]:
