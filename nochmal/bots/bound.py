@@ -72,6 +72,11 @@ def solo_values_with_the_games_dice(state, rng: random.Random) -> tuple[list, li
     return cands, sim.play_rollouts(boards, jokers, future_dice(state, rng)).tolist()
 
 
+def _best(cands: list, values: list):
+    """The candidate with the best value; on a tie the first (greedy's own comes first)."""
+    return cands[max(range(len(cands)), key=lambda j: (values[j], -j))]
+
+
 def perfect_dice_policy(state, rng: random.Random):
     """The bound's choice in ``state``; ``rng`` is the game's own generator (as
     :func:`nochmal.engine.game.play` passes it), read but not advanced."""
@@ -80,14 +85,11 @@ def perfect_dice_policy(state, rng: random.Random):
     seat = state.current_player()
     game = state.game
     if solo_sim(game) is not None and seat == 0 and state.phase == "active":
-        cands, values = solo_values_with_the_games_dice(state, rng)
-        return cands[max(range(len(cands)), key=lambda j: (values[j], -j))]
+        return _best(*solo_values_with_the_games_dice(state, rng))
     choosing = seat < 0 or team_choosing(state, seat) or (game.n_seats == 1 and state.phase == "active")
     if not game.has_mission or not choosing or not ck.kernel_plays(game, "greedy"):
         return team_decision(state, rng) if seat < 0 else greedy_policy(state, rng)
     cands = _candidates(state, seat)
     if len(cands) == 1:
         return cands[0]
-    values = [_value_with_the_games_dice(state, a, seat, rng) for a in cands]
-    best = max(range(len(cands)), key=lambda j: (values[j], -j))
-    return cands[best]
+    return _best(cands, [_value_with_the_games_dice(state, a, seat, rng) for a in cands])

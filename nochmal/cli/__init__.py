@@ -149,12 +149,12 @@ def _check_play(args) -> None:
     from nochmal.bots.policies import POLICY_NAMES
 
     _check_game_args(args)
-    if args.save and args.policy not in POLICY_NAMES:
-        raise UsageError(f"--save keeps games of the bots a seat can be played by ({', '.join(POLICY_NAMES)}); "
-                         f"--policy {args.policy} reads the dice before they are rolled, so its games are not kept")
     if args.save:
         from nochmal.store.session import SEED_MAX
 
+        if args.policy not in POLICY_NAMES:
+            raise UsageError(f"--save keeps games of the bots a seat can be played by ({', '.join(POLICY_NAMES)}); "
+                             f"--policy {args.policy} reads the dice before they are rolled, so its games are not kept")
         if not 0 <= args.seed <= SEED_MAX:
             raise UsageError(f"--seed must be 0-{SEED_MAX} for --save (the seed a saved game keeps), got {args.seed}")
     if args.db is not None and not args.save:
