@@ -558,8 +558,9 @@ def _no_sidecars(path: pathlib.Path) -> bool:
 
 @pytest.mark.parametrize(
     "content",
-    [random.Random(1).randbytes(8192), b"hello, I am a text file\n" * 50, b"SQLite format 2\x00" + bytes(4080)],
-    ids=["random-bytes", "text", "almost-header"],
+    [random.Random(1).randbytes(8192), b"hello, I am a text file\n" * 50, b"SQLite format 2\x00" + bytes(4080),
+     b"x", b"SQLite format 3\x00"],
+    ids=["random-bytes", "text", "almost-header", "one-byte", "header-only"],
 )
 def test_garbage_file_is_rejected_and_left_untouched(tmp_path, content):
     path = tmp_path / "garbage.sqlite3"

@@ -17,6 +17,12 @@ One :class:`GameStore` owns one connection guarded by a lock, so it may be share
 threads (Streamlit reruns).  Separate processes use separate ``GameStore`` objects on the
 same file; SQLite's locking serialises their writes.
 
+* **Opening and closing never orphan the WAL.**  Only SQLite opens the database file: a plain
+  ``open()``/``close()`` of it would drop every POSIX lock the process holds on the file, and the
+  next process to close its connection would delete the live ``-wal`` under this one. So a
+  second ``GameStore`` on the file in the same process, or closing it, is harmless (the app
+  still keeps one store for the server's life: ``nochmal/ui/lifetime.py``).
+
 Events come back from :meth:`GameStore.events` exactly as ``json.loads`` parses them: tuples
 are stored as lists.  Dict keys must be strings and floats must be finite, so that every
 stored event reads back equal to what was written (modulo tuple -> list).
@@ -55,7 +61,10 @@ SCHEMA_VERSION = 1
 #: Milliseconds a writer waits for another connection's lock before giving up.
 BUSY_TIMEOUT_MS = 5000
 
-_SQLITE_MAGIC = b"SQLite format 3\x00"
+#: What SQLite says when the file's header is not a database's (sqlite3.DatabaseError).
+_NOT_A_DATABASE = "file is not a database"
+#: Bytes of the smallest SQLite database file (one page of the smallest page size).
+_SMALLEST_DATABASE = 512
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -246,15 +255,19 @@ class GameStore:
         if path.exists():
             if not path.is_file():
                 raise self._fail("not a regular file")
-            # Check the header ourselves before SQLite touches the file, so that a foreign
-            # file is never modified (no WAL/SHM files, no journal-mode switch).
             try:
-                with open(path, "rb") as fh:
-                    head = fh.read(len(_SQLITE_MAGIC))
+                size = path.stat().st_size
             except OSError as exc:
                 raise self._fail("cannot read file", exc) from exc
-            if head and head != _SQLITE_MAGIC:
-                raise self._fail("not a SQLite database (bad file header)")
+            if 0 < size < _SMALLEST_DATABASE:
+                # SQLite would take a file this short for an empty database and write over it.
+                raise self._fail("not a SQLite database (shorter than one database page)")
+            # The file's header is read by SQLite below, never by a plain open() here: closing
+            # any descriptor of the file drops every POSIX lock this process holds on it, those
+            # of the server's live connection included, and the next process to close its
+            # connection would then checkpoint and delete the WAL under the server (SQLite's
+            # "How To Corrupt An SQLite Database File", section 2.2). SQLite's own opens of
+            # the same file in one process share their locks and keep them.
         else:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -294,6 +307,13 @@ class GameStore:
         except StoreError:
             self._close_quietly(conn)
             raise
+        except sqlite3.DatabaseError as exc:
+            self._close_quietly(conn)
+            if _NOT_A_DATABASE in str(exc).lower():
+                # SQLite read the header and found no database: nothing was written (the read
+                # transaction above comes before WAL mode and schema).
+                raise self._fail("not a SQLite database (bad file header)") from exc
+            raise self._fail("not a usable SQLite database", exc) from exc
         except sqlite3.Error as exc:
             self._close_quietly(conn)
             raise self._fail("not a usable SQLite database", exc) from exc
