@@ -125,3 +125,14 @@ def test_the_engine_contract_for_library_users():
     rebuilt = engine.game_from_config(game.config())
     assert type(rebuilt) is engine.CoopGame and rebuilt.config() == game.config()
     assert engine.variant("solo").create().n_seats == 1 and engine.variant("coop") is engine.CoopGame
+
+
+def test_nothing_lives_in_a_cache_that_a_client_can_clear():
+    """Any connected device can send Streamlit's ``clear_cache`` back-message, which empties
+    ``st.cache_resource`` for the whole server: the store and the throttles live for the process
+    instead (nochmal/ui/lifetime.py). ``st.cache_data`` only costs a recomputation."""
+    found = [f"{module_name(p)}:{n}" for p in MODULES.values()
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"\bcache_resource\b", line) and not line.lstrip().startswith("#")
+             and "lifetime" not in p.name]
+    assert not found, found

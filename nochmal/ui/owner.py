@@ -28,6 +28,7 @@ import streamlit as st
 
 from nochmal.data.i18n import _
 from nochmal.store import access
+from nochmal.ui.lifetime import for_the_process
 from nochmal.cli.serve import OWNER_CODE_ENV as ENV_CODE
 from nochmal.cli.serve import OWNER_LOCAL_ENV as ENV_LOCAL
 
@@ -42,10 +43,10 @@ _lock = threading.Lock()
 _made: list[str] = []  # the code this process made, if none was passed (at most one)
 
 
-@st.cache_resource
 def _throttle() -> access.Throttle:
-    """Wrong owner codes per client address, one counter for the whole server process."""
-    return access.Throttle()
+    """Wrong owner codes per client address, one counter for the whole server process (no
+    client message can reset it: :mod:`nochmal.ui.lifetime`)."""
+    return for_the_process("owner-code throttle", access.Throttle)
 
 
 def owner_code() -> str:

@@ -28,6 +28,7 @@ from nochmal.store.session import (AccessError, GameSession, NoGameError, Opened
                                    open_with_code, taken_over_seat)
 from nochmal.store.db import GameStore, StoreError, default_store_path
 from nochmal.ui import device, follow
+from nochmal.ui.lifetime import for_the_process
 from nochmal.ui.safe import md
 
 DEFAULTS = {
@@ -61,30 +62,22 @@ def _restore_url() -> None:
                 st.query_params[k] = v
 
 
-@st.cache_resource
-def _store(path: str) -> GameStore:
-    return GameStore(path)
-
-
 def _store_path() -> str:
     return str(os.environ.get("NOCHMAL_DB") or default_store_path())
 
 
 def store() -> GameStore:
-    """The embedded SQLite store ($NOCHMAL_DB or the user data folder)."""
-    return _store(_store_path())
-
-
-@st.cache_resource
-def _throttle(path: str) -> Throttle:
-    return Throttle()
+    """The embedded SQLite store ($NOCHMAL_DB or the user data folder): one per file for the
+    server process's whole life (:mod:`nochmal.ui.lifetime`), never dropped by a client."""
+    path = _store_path()
+    return for_the_process(("store", path), lambda: GameStore(path))
 
 
 def throttle() -> Throttle:
     """The server's one counter of wrong code guesses (thread-safe, shared by every session on
-    purpose: a guesser opens new sessions). One per store, so tests with stores of their own do
-    not count each other's guesses."""
-    return _throttle(_store_path())
+    purpose: a guesser opens new sessions; no client message can reset it). One per store, so
+    tests with stores of their own do not count each other's guesses."""
+    return for_the_process(("code throttle", _store_path()), Throttle)
 
 
 def client() -> str:
