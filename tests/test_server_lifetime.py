@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "helpers"))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 from backmsg import Device  # noqa: E402
-from serving import free_port, wait_healthy  # noqa: E402
+from serving import free_port, stop, wait_healthy  # noqa: E402
 
 from nochmal.store.access import THROTTLE_LIMIT  # noqa: E402
 from nochmal.store.db import GameStore  # noqa: E402
@@ -52,12 +52,7 @@ def server(tmp_path):
         wait_healthy(f"http://127.0.0.1:{port}", proc, log)
         yield port, db, proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=15)
+        stop(proc)
 
 
 def _game(db: Path, seats: int = 4) -> GameSession:
@@ -88,11 +83,11 @@ def test_clear_cache_from_a_device_leaves_the_store_whole(server):
     gid, meta = _game(db)
     join = f"game={gid}&join={meta['join_token']}"
     made_elsewhere = []
-    stop = threading.Event()
+    finished = threading.Event()
 
     def host_screen() -> None:
         with Device(port) as host:
-            while not stop.is_set():
+            while not finished.is_set():
                 host.run(f"game={gid}&code={meta['host_code']}")
 
     host = threading.Thread(target=host_screen)
@@ -105,10 +100,9 @@ def test_clear_cache_from_a_device_leaves_the_store_whole(server):
             assert _server_holds(proc, db) == 1
             made_elsewhere.append(_other_process_makes_a_game(db, f"other {seat}"))
     finally:
-        stop.set()
+        finished.set()
         host.join(timeout=120)
-    proc.terminate()
-    proc.wait(timeout=15)
+    stop(proc)  # the server closes its store before the file is checked
 
     con = sqlite3.connect(db)
     try:

@@ -126,10 +126,10 @@ def _part_path(parts: Path, chunk: Chunk) -> Path:
 
 
 def _write_part(parts: Path, chunk: Chunk, rows: list[dict]) -> None:
-    p = _part_path(parts, chunk)
-    tmp = p.with_suffix(".tmp")
-    tmp.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows), encoding="utf-8")
-    os.replace(tmp, p)
+    from nochmal.data.outfile import write_file
+
+    write_file(_part_path(parts, chunk), "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows),
+               name="--parts")
 
 
 def _read_part(parts: Path, chunk: Chunk) -> list[dict] | None:
@@ -213,15 +213,18 @@ def _run_dask(todo: list[Chunk], finished, dask_local: int | None, scheduler: st
 
 
 def write_rows(rows: list[dict], out: str | Path) -> Path:
-    """CSV or Parquet, by the file extension."""
+    """CSV or Parquet, by the file extension; a regular file written atomically
+    (:func:`nochmal.data.outfile.write_file`: never through a link or onto a device)."""
     import pandas as pd
+
+    from nochmal.data.outfile import write_file
 
     out = Path(out)
     df = pd.DataFrame(rows)
     if out.suffix.lower() == ".parquet":
-        df.to_parquet(out, index=False)
+        write_file(out, lambda f: df.to_parquet(f, index=False), name="--out")
     elif out.suffix.lower() == ".csv":
-        df.to_csv(out, index=False)
+        write_file(out, lambda f: df.to_csv(f, index=False), name="--out")
     else:
         raise InvalidInputError(f"--out: use a .csv or .parquet file name, got {out.name!r}")
     return out

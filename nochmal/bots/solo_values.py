@@ -156,9 +156,14 @@ def fit(sim, *, games: int = 40_000, held_out: int = 4_000, rounds: int = 12, se
 
 
 def save(path: Path, vt, report: dict) -> None:
+    """Write the tables to ``path``: a regular file, atomically (never through a link or onto a
+    device; :func:`nochmal.data.outfile.write_file`)."""
+    from nochmal.data.outfile import write_file
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:
-        np.savez_compressed(fh, done=vt.done.astype(np.float32), report=np.array(json.dumps(report, sort_keys=True)))
+    done = vt.done.astype(np.float32)
+    write_file(path, lambda fh: np.savez_compressed(fh, done=done, report=np.array(json.dumps(report, sort_keys=True))),
+               name="--out")
 
 
 def load(path: Path, sim):

@@ -338,16 +338,6 @@ def _check_games(args) -> None:
         raise UsageError(f"--db {args.db}: no game store there (nothing to {args.action})")
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
 def _cmd_games(args) -> int:
     from nochmal.store.session import read_export_file
 
@@ -391,8 +381,10 @@ def _games(args, store, data) -> int:
     ses = GameSession.load(store, args.target)
     if args.action == "export":
         text = json.dumps(ses.export(), indent=2)
-        if args.out:
-            _write_atomically(Path(args.out), text + "\n")
+        if args.out:  # a regular file, atomically: never through a link, onto a device or into a FIFO
+            from nochmal.data.outfile import write_file
+
+            write_file(args.out, text + "\n", name="--out")
         else:
             print(text)
         return 0
@@ -460,7 +452,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=at.int_in("--seed", -(2**63)), default=0)
     pl.add_argument("--json", action="store_true", help="print the outcome as one JSON line")
     pl.add_argument("--save", action="store_true", help="also save the game in the store (all or nothing)")
-    pl.add_argument("--db", type=at.output_file("--db"), default=None, help="the SQLite store for --save")
+    pl.add_argument("--db", type=at.output_file("--db", regular=False), default=None,
+                    help="the SQLite store for --save")
     pl.set_defaults(func=_cmd_play, check=_check_play)
 
     si = sub.add_parser("simulate", help="play many seeded games with a policy and summarise them")
@@ -515,7 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
     ga = sub.add_parser("games", help="saved games: list, show, export, import, delete")
     ga.add_argument("action", choices=["list", "show", "export", "import", "delete"])
     ga.add_argument("target", nargs="?", help="GAME_ID (show/export/delete) or FILE (import)")
-    ga.add_argument("--db", type=at.output_file("--db"), default=None,
+    ga.add_argument("--db", type=at.output_file("--db", regular=False), default=None,
                     help="the SQLite store (default: $NOCHMAL_DB or the user data folder)")
     ga.add_argument("--out", type=at.output_file("--out"), default=None,
                     help="export: write to this file instead of stdout")

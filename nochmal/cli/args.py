@@ -134,14 +134,24 @@ def _writable_folder(name: str, folder: Path, what: str) -> None:
         raise argparse.ArgumentTypeError(f"{name} {what}: the folder {shown} is not writable")
 
 
-def output_file(name: str, suffixes: tuple[str, ...] = ()):
-    """A file to write: its folder must exist and be writable; it must not be a folder."""
+def output_file(name: str, suffixes: tuple[str, ...] = (), *, regular: bool = True):
+    """A file to write: its folder must exist and be writable; it must not be a folder. With
+    ``regular`` (every ``--out``) nothing but a regular file may be at the path: a symbolic link
+    (wherever it points), a FIFO, a device, a socket are refused (``os.lstat``, never followed;
+    :func:`nochmal.data.outfile.write_file` checks again when it writes)."""
     def parse(text: str) -> str:
+        from nochmal.data.outfile import OutputPathError, check_output_path
+
         p = Path(text)
         if not text:
             raise argparse.ArgumentTypeError(f"{name} needs a file name")
         if suffixes and p.suffix.lower() not in suffixes:
             raise argparse.ArgumentTypeError(f"{name}: use a {' or '.join(suffixes)} file name, got {p.name!r}")
+        if regular:
+            try:
+                check_output_path(p, name)
+            except OutputPathError as err:
+                raise argparse.ArgumentTypeError(str(err)) from None
         if p.is_dir():
             raise argparse.ArgumentTypeError(f"{name} {text}: is a folder, not a file")
         _writable_folder(name, p.parent, text)
@@ -153,12 +163,14 @@ def output_file(name: str, suffixes: tuple[str, ...] = ()):
 
 
 def output_folder(name: str):
-    """A folder to write into: an existing writable folder, or a new one whose nearest
-    existing parent is a writable folder (it is created)."""
+    """A folder to write into: an existing writable folder (not a symbolic link to one), or a new
+    one whose nearest existing parent is a writable folder (it is created)."""
     def parse(text: str) -> str:
         p = Path(text)
         if not text:
             raise argparse.ArgumentTypeError(f"{name} needs a folder name")
+        if p.is_symlink():  # files are written inside it: never through a link
+            raise argparse.ArgumentTypeError(f"{name} {text}: is a symbolic link; give the folder itself")
         if p.exists():
             if not p.is_dir():
                 raise argparse.ArgumentTypeError(f"{name} {text}: not a folder")

@@ -2,9 +2,13 @@
 
 The owner code guards the settings every game uses (user sheets and tableaus, imported files;
 see ``nochmal/ui/owner.py``). This command makes one with :func:`nochmal.store.access.new_token`,
-prints it with a link that carries it, and runs ``streamlit run app.py`` in its place (same
+prints it with a link that carries it, and runs ``streamlit run serve_app.py`` in its place (same
 process: stopping this command stops the server), passing the code in :data:`OWNER_CODE_ENV`.
 The machine itself needs no code unless ``--code-on-localhost`` is given.
+
+``serve_app.py`` is ``app.py`` inside Streamlit's ``st.App`` with the security headers of
+:mod:`nochmal.ui.headers` (Content-Security-Policy, ``frame-ancestors 'none'``, ``X-Frame-Options``,
+``Referrer-Policy: no-referrer``, ``X-Content-Type-Options``) on every HTTP response.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ OWNER_CODE_ENV = "NOCHMAL_OWNER_CODE"
 #: ``trust`` (default): a browser on the machine itself needs no code; ``code``: it does too.
 OWNER_LOCAL_ENV = "NOCHMAL_OWNER_LOCAL"
 APP = REPO_ROOT / "app.py"
+#: What the server runs: ``app.py`` in an ``st.App`` that adds the security headers.
+SERVED_APP = REPO_ROOT / "serve_app.py"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8501
 
@@ -98,7 +104,7 @@ def announcement(host: str, port: int, code: str, code_on_localhost: bool = Fals
 
 
 def streamlit_command(host: str, port: int) -> list[str]:
-    return [sys.executable, "-m", "streamlit", "run", str(APP), "--server.address", host,
+    return [sys.executable, "-m", "streamlit", "run", str(SERVED_APP), "--server.address", host,
             "--server.port", str(port), "--server.headless", "true"]
 
 
@@ -113,9 +119,11 @@ def warm_in_background() -> None:
 
 
 def _cmd_serve(args) -> int:
-    if not APP.is_file():
-        print(f"nochmal: error: {APP} is missing: serve runs the app from a clone of the project", file=sys.stderr)
-        return 1
+    for needed in (APP, SERVED_APP):
+        if not needed.is_file():
+            print(f"nochmal: error: {needed} is missing: serve runs the app from a clone of the project",
+                  file=sys.stderr)
+            return 1
     problem = bind_problem(args.host, args.port)
     if problem:
         print(f"nochmal: error: {problem} (see nochmal serve --help)", file=sys.stderr)

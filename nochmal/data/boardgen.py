@@ -29,6 +29,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from nochmal.data.outfile import check_output_path, write_file
 from nochmal.engine.cells import COLOUR_LETTERS, COLOURS, COLUMNS, N_CELLS, N_COLS, N_ROWS, cell_index, cell_name
 from nochmal.engine.errors import InvalidInputError, NochmalError
 from nochmal.engine.sheet import (
@@ -242,12 +243,12 @@ def write_coop_sheets(
     """Generate the sheets and write ``<directory>/<id>.toml`` for each (overwriting)."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for spec in generate_coop_sheets(base, seed, count, prefix):
-        path = directory / f"{spec.id}.toml"
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(sheet_to_toml(spec))
-        paths.append(path)
+    specs = generate_coop_sheets(base, seed, count, prefix)
+    paths = [directory / f"{spec.id}.toml" for spec in specs]
+    for path in paths:  # a link, a FIFO or a device where a sheet goes: refused before any is written
+        check_output_path(path, "--out")
+    for spec, path in zip(specs, paths):
+        write_file(path, sheet_to_toml(spec), name="--out")  # a regular file, atomically
     return paths
 
 
@@ -310,7 +311,7 @@ def _cmd_scan(args) -> int:
                                     "1-64 letters, digits, '-', '_' or '.' (starting with a letter or digit) "
                                     "before .toml")
         data = result.sheet_data(out.stem, source=f"scanned from the photo {path.name}")
-        userdata.write_sheet_file(out, data)
+        userdata.write_sheet_file(out, data, name="--out")
         written = out
     if args.json:
         line = result.to_json()

@@ -5,7 +5,9 @@ Fixtures:
 
 * ``app_home`` — the tmp folder given to the app as NOCHMAL_HOME (user sheets/tableaus) and
   NOCHMAL_DB (games), so the tests never touch a real user's data;
-* ``app_url`` — ``http://127.0.0.1:<free port>`` of ``streamlit run app.py`` (session-wide);
+* ``app_url`` — ``http://127.0.0.1:<free port>`` of ``streamlit run serve_app.py`` (session-wide):
+  ``app.py`` served as ``nochmal serve`` serves it, with the security headers;
+* ``store`` — the server's game store, opened by the test;
 * ``app_server`` — that server process (:class:`AppServer`): ``restart()`` stops it and starts
   a new one on the same port and the same NOCHMAL_DB/NOCHMAL_HOME; ``db`` is the store's path;
 * ``browser`` — chromium (session-wide); a missing chromium fails under CI, else skips;
@@ -28,7 +30,7 @@ import time
 from pathlib import Path
 
 import pytest
-from serving import free_port, wait_healthy
+from serving import free_port, stop, wait_healthy
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
@@ -99,7 +101,8 @@ def app_home(tmp_path_factory) -> Path:
 
 
 class AppServer:
-    """``streamlit run app.py`` on a fixed port with the tests' NOCHMAL_HOME / NOCHMAL_DB."""
+    """``streamlit run serve_app.py`` (the app with its security headers, as ``nochmal serve`` runs
+    it) on a fixed port with the tests' NOCHMAL_HOME / NOCHMAL_DB."""
 
     def __init__(self, home: Path, port: int | None = None) -> None:
         self.home = home
@@ -113,7 +116,7 @@ class AppServer:
     def start(self) -> None:
         env = {**os.environ, "NOCHMAL_HOME": str(self.home / "home"), "NOCHMAL_DB": str(self.db),
                "PYTHONUNBUFFERED": "1"}
-        cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"),
+        cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "serve_app.py"),  # as nochmal serve runs it
                "--server.headless", "true", "--server.port", str(self.port), "--server.address", "127.0.0.1",
                "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
         with open(self.log, "ab") as out:
@@ -123,14 +126,7 @@ class AppServer:
 
     def stop(self) -> None:
         proc, self.proc = self.proc, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop(proc, timeout=10)
 
     def restart(self) -> None:
         """A new server process on the same port and data (nothing is kept in memory)."""
@@ -159,6 +155,16 @@ def app_server(app_home):
 @pytest.fixture(scope="session")
 def app_url(app_server):
     return app_server.url
+
+
+@pytest.fixture
+def store(app_server):
+    """The app server's game store, opened in the test (another process, as a CLI would)."""
+    from nochmal.store.db import GameStore
+
+    s = GameStore(app_server.db)
+    yield s
+    s.close()
 
 
 @pytest.fixture(scope="session")

@@ -35,3 +35,15 @@ def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = H
             pass
         time.sleep(0.2)
     raise RuntimeError(f"{what} not healthy after {timeout:.0f} s:\n{log.read_text(errors='replace')}")
+
+
+def stop(proc: subprocess.Popen | None, timeout: float = 15.0) -> None:
+    """End a server process: SIGTERM, then SIGKILL if it has not exited within ``timeout`` s."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=timeout)

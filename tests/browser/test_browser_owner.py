@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from serving import free_port, wait_healthy
+from serving import free_port, stop, wait_healthy
 
 from nochmal.cli.serve import network_address
 from nochmal.engine.sheet import get_sheet
@@ -50,12 +50,7 @@ def served(tmp_path_factory):
         assert link == f"{remote_url}/?owner={code}"
         yield remote_url, f"http://127.0.0.1:{port}", code, home / "home"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=15)
+        stop(proc)
 
 
 def paste_tab(page):
