@@ -195,6 +195,8 @@ BAD_FILES = {
                                        flags=re.M),
     "deep nesting": lambda raw: raw + b"\ndeep = " + b"[" * 3000 + b"]" * 3000 + b"\n",
     "deep tables": lambda raw: raw + b"\ndeep = " + b"{ a = " * 2000 + b"1" + b" }" * 2000 + b"\n",
+    "deep dotted key": lambda raw: raw + b"\n" + b".".join([b"a"] * 8000) + b" = 1\n",
+    "deep table headers": lambda raw: raw + b"".join(b"\n[" + b".".join([b"t%d" % i] * 40) + b"]" for i in range(50)),
     "too large": lambda raw: raw + b"# " + b"x" * MAX_DATA_FILE_BYTES + b"\n",
     "unknown field": lambda raw: b"colour = \"red\"\n" + raw,
 }
@@ -342,7 +344,8 @@ def test_pages_show_hostile_and_broken_files_without_breaking(home, name):
     assert not at.exception, [e.value for e in at.exception]
     if name == "sheets":
         at.selectbox(key="view_sheet").set_value("broken").run()
-        assert any("nested too deeply" in e.value for e in at.error), [e.value for e in at.error]
+        assert any("nest 17 levels deep; a data file may nest at most 16" in e.value for e in at.error), \
+            [e.value for e in at.error]
         at.selectbox(key="view_sheet").set_value("hostile").run()
         assert not at.exception, [e.value for e in at.exception]
     else:

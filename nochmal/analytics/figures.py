@@ -363,16 +363,97 @@ def _plain(value):
     return value.item() if hasattr(value, "item") else value
 
 
-def read_results_bytes(data: bytes, name: str) -> pd.DataFrame:
-    """Results uploaded as bytes (a ``.csv`` or ``.parquet`` file written by ``nochmal sweep``),
-    checked by :func:`check_results`; ``ValueError`` naming the file if they cannot be used."""
+#: An uploaded results file is refused above this size (the shipped calibration sweep, 42,000
+#: games, is a 7.9 MB Parquet file; as CSV it would be 38 MB: a large CSV is opened by path).
+MAX_RESULTS_MB = 10
+MAX_RESULTS_BYTES = MAX_RESULTS_MB * 2**20
+#: At most this many games (rows): the shipped calibration sweep has 42,000, the sweep the page
+#: runs at most 5 × 6 × 3 × 1,000 = 90,000.
+MAX_RESULT_ROWS = 100_000
+#: At most this many columns (``nochmal sweep`` writes 28).
+MAX_RESULT_COLUMNS = 64
+#: At most this much data once read (the shipped sweep: 42 MB for 42,000 games, most of it the
+#: ``crossed`` column of about 1.5 KB a game).
+MAX_RESULT_DATA_BYTES = 160 * 2**20
+
+
+def _check_shape(rows: int, columns: int) -> None:
+    if rows > MAX_RESULT_ROWS:
+        raise ValueError(f"the file holds {rows:,} rows; a results file may hold at most {MAX_RESULT_ROWS:,} games")
+    if columns > MAX_RESULT_COLUMNS:
+        raise ValueError(f"the file has {columns:,} columns; a results file may have at most {MAX_RESULT_COLUMNS}")
+
+
+def _check_parquet(data: bytes) -> None:
+    """Refuse a Parquet file that would take more memory than a real sweep's, from its footer
+    and then its data read compactly (text columns as dictionaries), before pandas reads it."""
     import io
 
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    footer = pq.ParquetFile(io.BytesIO(data))
+    meta = footer.metadata
+    _check_shape(meta.num_rows, meta.num_columns)
+    schema = footer.schema_arrow
+    nested = [f.name for f in schema if pa.types.is_nested(f.type)]
+    if nested:
+        raise ValueError(f"column {nested[0][:40]!r} holds lists or tables; a results file has plain values only")
+    packed = sum(meta.row_group(r).column(c).total_uncompressed_size
+                 for r in range(meta.num_row_groups) for c in range(meta.num_columns))
+    if packed > MAX_RESULT_DATA_BYTES:
+        raise ValueError(f"the file holds {packed / 2**20:,.0f} MB of data; a results file may hold at most "
+                         f"{MAX_RESULT_DATA_BYTES // 2**20} MB")
+    texts = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+             or pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type)]
+    table = pq.ParquetFile(io.BytesIO(data), read_dictionary=texts).read(use_threads=False)
+    size = 0
+    for column in table.columns:
+        for chunk in column.chunks:
+            if pa.types.is_dictionary(chunk.type):  # what it takes once each value is written out
+                lengths = pc.binary_length(chunk.dictionary)
+                size += chunk.indices.nbytes + int(pc.sum(pc.take(lengths, chunk.indices)).as_py() or 0)
+            else:
+                size += chunk.nbytes
+        if size > MAX_RESULT_DATA_BYTES:
+            raise ValueError(f"the file holds more than {MAX_RESULT_DATA_BYTES // 2**20} MB of data once read; a "
+                             f"results file may hold at most {MAX_RESULT_DATA_BYTES // 2**20} MB")
+
+
+def _check_csv(data: bytes) -> None:
+    """Refuse a CSV file with more rows or columns than a real sweep's, by counting lines and
+    the header's fields before pandas reads it."""
+    import csv
+
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    _check_shape(max(lines - 1, 0), 0)
+    head = data[:data.find(b"\n")] if b"\n" in data else data
+    try:
+        fields = next(csv.reader([head.decode("utf-8-sig", errors="replace")]), [])
+    except csv.Error:
+        fields = []
+    _check_shape(0, len(fields))
+
+
+def read_results_bytes(data: bytes, name: str) -> pd.DataFrame:
+    """Results uploaded as bytes (a ``.csv`` or ``.parquet`` file written by ``nochmal sweep``),
+    checked by :func:`check_results`; ``ValueError`` naming the file if they cannot be used.
+    Size, rows, columns and data size are checked before the file is read into memory
+    (:data:`MAX_RESULTS_BYTES`, :data:`MAX_RESULT_ROWS`, :data:`MAX_RESULT_COLUMNS`,
+    :data:`MAX_RESULT_DATA_BYTES`)."""
+    import io
+
+    if len(data) > MAX_RESULTS_BYTES:
+        raise ValueError(f"{name}: the file has {len(data):,} bytes; an uploaded results file may have at most "
+                         f"{MAX_RESULTS_MB} MB (open a larger one by its path on this machine)")
     suffix = str(name).lower().rsplit(".", 1)[-1] if "." in str(name) else ""
     try:
         if suffix == "csv":
+            _check_csv(data)
             df = pd.read_csv(io.BytesIO(data))
         elif suffix == "parquet":
+            _check_parquet(data)
             df = pd.read_parquet(io.BytesIO(data))
         else:
             raise ValueError("use a .csv or .parquet results file")

@@ -22,7 +22,6 @@ whose problems name the field by its path in the file (``field sheets.III.grid[2
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +33,7 @@ from nochmal.data import userdata
 from nochmal.data.i18n import _
 from nochmal.engine.coop import COOP_SHEETS
 from nochmal.engine.coopdata import TABLEAU_KEYS, tableau_from_data
+from nochmal.engine import tomlin
 from nochmal.engine.errors import DataFileError, InvalidInputError, NochmalError
 from nochmal.engine.sheet import (
     MAX_DATA_FILE_BYTES,
@@ -141,7 +141,7 @@ def _set_text(coop_set: CoopSet) -> str:
 def _write_set(coop_set: CoopSet) -> Path:
     path = set_path()
     text = _set_text(coop_set)
-    if CoopSet.model_validate(tomllib.loads(text)) != coop_set:  # pragma: no cover - guards _set_text
+    if CoopSet.model_validate(tomlin.loads(text)) != coop_set:  # pragma: no cover - guards _set_text
         raise DataFileError(path, ["the set file would not read back as given"])
     userdata.atomic_write(path, text)
     return path
@@ -280,7 +280,7 @@ def export_set(players_counts: Iterable[int] | None = None) -> bytes:
                       "sheets": {}, "tableaus": {}}
     for slot, sid in filled_slots(coop_set).items():
         text = sheet_to_toml(get_sheet(sid).spec)
-        expected["sheets"][slot] = tomllib.loads(text)
+        expected["sheets"][slot] = tomlin.loads(text)
         lines += ["", f"[sheets.{slot}]"]
         lines += [f"[sheets.{slot}.coop]" if line == "[coop]" else line for line in text.splitlines()]
     for n in counts:
@@ -290,10 +290,10 @@ def export_set(players_counts: Iterable[int] | None = None) -> bytes:
         spec = tableau_from_data(read_data_file(path), path)
         _target, text, _spec = userdata.prepare_user_tableau(
             spec.players, {k: spec.value(k) for k in TABLEAU_KEYS}, spec.track)
-        expected["tableaus"][str(n)] = tomllib.loads(text)
+        expected["tableaus"][str(n)] = tomlin.loads(text)
         lines += ["", f"[tableaus.{n}]", *(line for line in text.splitlines() if not line.startswith("#"))]
     out = "\n".join(lines) + "\n"
-    written = tomllib.loads(out)
+    written = tomlin.loads(out)
     if {"sheets": {}, "tableaus": {}} | written != expected:  # pragma: no cover - guards the layout above
         raise DataFileError("<co-op set>", ["the set file would not read back as the set"])
     return out.encode("utf-8")

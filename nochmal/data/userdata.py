@@ -20,13 +20,11 @@ messages name the field (``grid row 3, column F``, ``field id``, ``field goal_19
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from nochmal.data.outfile import write_file
 from nochmal.engine.cells import COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS, cell_index
 from nochmal.engine.coopdata import (
     MISSIONS_DIR,
@@ -39,6 +37,7 @@ from nochmal.engine.coopdata import (
     user_tableaus_dir,
 )
 from nochmal.data.i18n import N_, _, ngettext, pgettext
+from nochmal.engine import tomlin
 from nochmal.engine.errors import DataFileError, InvalidInputError, NochmalError
 from nochmal.engine.sheet import (
     BOARDS_DIR,
@@ -51,6 +50,7 @@ from nochmal.engine.sheet import (
     Violation,
     get_sheet,
     parse_data_file,
+    read_data_file,
     sheet_paths,
     sheet_to_toml,
     spec_from_data,
@@ -335,19 +335,12 @@ def preview_sheet(spec_data: Mapping) -> tuple[Sheet, list[Violation]]:
     return Sheet(spec), violations
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` all at once: into a temporary file
-    in the same folder (created if missing), then renamed over ``path``, so a reader sees the old
-    file or the new one, never a part; the temporary file is removed if anything fails."""
+def atomic_write(path: Path, text: str, *, name: str | None = None) -> None:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` all at once, its folder created if
+    missing: :func:`nochmal.data.outfile.write_file` (a temporary file in the same folder, synced,
+    renamed over ``path``; refused if a link, a device, a FIFO or a folder is at ``path``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_file(path, text, name=name)
 
 
 def prepare_user_sheet(spec_data: Mapping) -> tuple[SheetSpec, list[Violation], Path, str]:
@@ -356,7 +349,7 @@ def prepare_user_sheet(spec_data: Mapping) -> tuple[SheetSpec, list[Violation], 
     spec, violations = validate_user_sheet(spec_data)
     target = user_sheet_path(spec.id)
     text = sheet_to_toml(spec)
-    again, _warnings = spec_from_data(tomllib.loads(text), path=target, strict_invariants=False)
+    again, _warnings = spec_from_data(tomlin.loads(text), path=target, strict_invariants=False)
     if again != spec:  # pragma: no cover - guards sheet_to_toml
         raise DataFileError(target, ["the file would not read back as entered"])
     return spec, violations, target, text
@@ -373,11 +366,12 @@ def save_user_sheet(spec_data: Mapping) -> tuple[Path, list[Violation]]:
     return target, violations
 
 
-def write_sheet_file(path: Path, spec_data: Mapping) -> list[Violation]:
-    """Check a sheet as :func:`save_user_sheet` does and write it to ``path`` (any file, e.g.
-    for ``nochmal boards scan --out``); the invariant warnings. Nothing is written on error."""
+def write_sheet_file(path: Path, spec_data: Mapping, *, name: str | None = None) -> list[Violation]:
+    """Check a sheet as :func:`save_user_sheet` does and write it to ``path`` (any regular file,
+    e.g. for ``nochmal boards scan --out``; ``name``: the option named if ``path`` is refused); the
+    invariant warnings. Nothing is written on error."""
     spec, violations = validate_user_sheet(spec_data)
-    atomic_write(Path(path), sheet_to_toml(spec))
+    atomic_write(Path(path), sheet_to_toml(spec), name=name)
     return violations
 
 
@@ -406,7 +400,7 @@ def import_sheet_file(name: str, raw: bytes) -> tuple[Path, list[Violation], She
     where = _check_upload(name, raw)
     _spec, violations, path, text = check_sheet_file_data(parse_data_file(bytes(raw), where), where)
     atomic_write(path, text)
-    spec, _warnings = spec_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path, strict_invariants=False)
+    spec, _warnings = spec_from_data(read_data_file(path), path=path, strict_invariants=False)
     return path, violations, spec
 
 
@@ -521,7 +515,7 @@ def prepare_user_tableau(players: int, values: Mapping[str, int],
     spec = tableau_from_data(data, path=target)
     text = ("# the printed mission tableau, entered by an owner of the game (provenance = \"user\")\n"
             + tableau_to_toml(spec))
-    if tableau_from_data(tomllib.loads(text), path=target) != spec:  # pragma: no cover
+    if tableau_from_data(tomlin.loads(text), path=target) != spec:  # pragma: no cover
         raise DataFileError(target, ["the file would not read back as entered"])
     return target, text, spec
 
@@ -535,7 +529,7 @@ def import_tableau_file(name: str, raw: bytes) -> tuple[Path, TableauSpec]:
     where = _check_upload(name, raw)
     path, text, _spec = check_tableau_file_data(parse_data_file(bytes(raw), where), where)
     atomic_write(path, text)
-    return path, tableau_from_data(tomllib.loads(path.read_text(encoding="utf-8")), path=path)
+    return path, tableau_from_data(read_data_file(path), path=path)
 
 
 def check_tableau_file_data(data: object, where: object) -> tuple[Path, str, TableauSpec]:

@@ -8,12 +8,12 @@ A user tableau (``$NOCHMAL_HOME/tableaus`` or the user data folder, or a file gi
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from nochmal.engine import tomlin
 from nochmal.engine.errors import DataFileError, InvalidInputError
 from nochmal.engine.sheet import (
     MAX_TEXT_LENGTH,
@@ -181,7 +181,7 @@ def tableau_to_toml(spec: TableauSpec) -> str:
         v = getattr(spec, k)
         lines.append(toml_line(k, {"value": v.value, "provenance": v.provenance}))
     text = "\n".join(lines) + "\n"
-    if TableauSpec.model_validate(tomllib.loads(text)) != spec:  # pragma: no cover - guards the layout above
+    if TableauSpec.model_validate(tomlin.loads(text)) != spec:  # pragma: no cover - guards the layout above
         raise DataFileError(f"<tableau {spec.id}>", ["the file text would not read back as the tableau"])
     return text
 

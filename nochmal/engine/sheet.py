@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ from nochmal.engine.cells import (
     indices,
     neighbours,
 )
+from nochmal.engine import tomlin
 from nochmal.engine.errors import DataFileError, InvalidInputError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -366,7 +366,8 @@ def format_validation(err: ValidationError) -> list[str]:
 def parse_data_file(raw: bytes, where: object, *, limit: int = MAX_DATA_FILE_BYTES) -> dict:
     """The TOML document in ``raw`` (a sheet, tableau, mission or co-op set file), or a
     :class:`DataFileError` naming ``where``: more than ``limit`` bytes, not UTF-8, not TOML,
-    numbers too long to read, nesting too deep."""
+    numbers too long to read, nested deeper than :data:`~nochmal.engine.tomlin.MAX_DEPTH` (checked
+    before parsing: see :mod:`nochmal.engine.tomlin`)."""
     if len(raw) > limit:
         raise DataFileError(where, [f"the file has {len(raw):,} bytes, a data file may have at most "
                                     f"{limit:,} ({limit // 1024} KiB)"])
@@ -377,15 +378,9 @@ def parse_data_file(raw: bytes, where: object, *, limit: int = MAX_DATA_FILE_BYT
         raise DataFileError(where, [f"not UTF-8 text: byte {err.start + 1} (line {line}) "
                                     f"is 0x{raw[err.start]:02x}"]) from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise DataFileError(where, [f"not valid TOML: {err}"]) from None
-    except RecursionError:
-        raise DataFileError(where, ["not usable TOML: arrays or tables nested too deeply"]) from None
-    except ValueError as err:  # an integer of more than 4300 digits (sys.get_int_max_str_digits)
-        why = "a number has too many digits to read" if "digits" in str(err) else str(err)[:120]
-        raise DataFileError(where, [f"not usable TOML: {why}"]) from None
-    return data
+        return tomlin.loads(text, max_chars=limit)
+    except InvalidInputError as err:
+        raise DataFileError(where, [str(err)]) from None
 
 
 def read_data_file(path: str | os.PathLike) -> dict:
@@ -518,7 +513,7 @@ def sheet_to_toml(spec: SheetSpec) -> str:
         lines += [f"  {toml_value({'number': f.number, 'cell': f.cell})}," for f in spec.coop.number_fields]
         lines += ["]"]
     text = "\n".join(lines) + "\n"
-    if SheetSpec.model_validate(tomllib.loads(text)) != spec:  # pragma: no cover - guards the layout above
+    if SheetSpec.model_validate(tomlin.loads(text)) != spec:  # pragma: no cover - guards the layout above
         raise DataFileError(f"<sheet {spec.id}>", ["the file text would not read back as the sheet"])
     return text
 

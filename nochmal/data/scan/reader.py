@@ -1032,34 +1032,64 @@ def check_photo_size(size: int) -> None:
             N_("Take the photo at a lower resolution, or save it as a JPEG"))
 
 
-def _header_size(data: bytes) -> tuple[int, int]:
-    """(width, height) as the image file's header claims them (Pillow reads the header only), or (0, 0)
-    for a file Pillow does not know (OpenCV's own cap then applies)."""
+#: A photo is decoded to at most this many pixels (4096 x 4096; a 12-megapixel phone photo is
+#: decoded whole): a larger JPEG is decoded at 1/2, 1/4 or 1/8 of its size by the JPEG decoder
+#: itself (it never unpacks the whole image), so a 64-megapixel photo takes ~90 MB, not ~370 MB.
+#: The reader works on at most WORK_SIZE pixels anyway (a small sheet in a large photo at more).
+DECODE_PIXELS = 4096 * 4096
+_REDUCED = ((1, cv2.IMREAD_COLOR), (2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
+            (8, cv2.IMREAD_REDUCED_COLOR_8))
+
+
+def _header_size(data: bytes) -> tuple[int, int, str]:
+    """(width, height, format) as the image file's header claims them (Pillow reads the header
+    only, nothing is decoded), or (0, 0, "") for a file Pillow does not know (OpenCV's own cap
+    then applies)."""
     from PIL import Image, UnidentifiedImageError
 
     try:
         with warnings.catch_warnings():  # a huge size is what this looks for: no warning about it
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as im:
-                return im.size
+                return im.size[0], im.size[1], str(im.format or "")
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
-        return 0, 0
+        return 0, 0, ""
+
+
+def decode_flag(width: int, height: int) -> tuple[int, int]:
+    """(reduction, OpenCV flag): the smallest of 1, 2, 4, 8 that brings a ``width`` x ``height``
+    JPEG to at most :data:`DECODE_PIXELS` pixels, and the ``cv2.imdecode`` flag for it."""
+    for r, flag in _REDUCED:
+        if (width // r) * (height // r) <= DECODE_PIXELS:
+            return r, flag
+    return _REDUCED[-1]
 
 
 def decode_photo(data: bytes) -> np.ndarray:
-    """The image in a photo file's bytes (JPEG, PNG, WebP, ... as OpenCV decodes them; BGR), or a
-    :class:`ScanError`: an empty file, one over :data:`MAX_PHOTO_BYTES`, one whose header claims more
-    than :data:`MAX_PIXELS` pixels (refused before they are unpacked), or not an image."""
+    """The image in a photo file's bytes (JPEG, PNG, WebP, ... as OpenCV decodes them; BGR), decoded
+    once, to at most :data:`DECODE_PIXELS` pixels (a larger JPEG at 1/2, 1/4 or 1/8 of its size,
+    :func:`decode_flag`), or a :class:`ScanError`: an empty file, one over :data:`MAX_PHOTO_BYTES`,
+    one whose header claims more than :data:`MAX_PIXELS` pixels, a PNG or WebP (decoded whole by
+    OpenCV) of more than :data:`DECODE_PIXELS` (both refused before they are unpacked), or not an
+    image."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise _refuse("not-an-image", _("The file is empty"), _ADVICE_IMAGE)
     check_photo_size(len(data))
     too_many = _refuse("too-large", _("The photo has more than {mp} megapixels, more than this app reads").format(
         mp=MAX_PIXELS // 1_000_000), N_("Take the photo at a lower resolution (12 megapixels are plenty)"))
-    width, height = _header_size(bytes(data))
+    width, height, kind = _header_size(bytes(data))
     if width * height > MAX_PIXELS:
         raise too_many
+    flag = cv2.IMREAD_COLOR
+    if width * height > DECODE_PIXELS:
+        if kind not in ("JPEG", "MPO"):  # only the JPEG decoder can unpack a smaller image
+            raise _refuse("too-large", _("The photo has {mp} megapixels; a PNG or WebP photo is read up to {limit} "
+                                         "megapixels").format(mp=number(width * height / 1e6, 1),
+                                                              limit=DECODE_PIXELS // 1_000_000),
+                          N_("Save the photo as a JPEG, or take it at a lower resolution"))
+        _r, flag = decode_flag(width, height)
     try:
-        image = cv2.imdecode(np.frombuffer(bytes(data), np.uint8), cv2.IMREAD_COLOR)
+        image = cv2.imdecode(np.frombuffer(bytes(data), np.uint8), flag)
     except cv2.error as err:  # a header Pillow does not know that claims too many pixels, a broken stream
         if "MAX_IMAGE_PIXELS" in str(err):
             raise too_many from None

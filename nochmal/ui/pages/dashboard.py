@@ -112,6 +112,10 @@ def _load_error(what: str, err: Exception) -> None:
 
 
 def request_sweep() -> None:
+    refused = owner.refusal(_("Running a sweep"))
+    if refused:  # sweeps take the server's cores for minutes: the owner's, or this machine's
+        ss["dash_msg"] = ("error", refused)
+        return
     missions, players, policies = ss["dash_missions"], ss["dash_players"], ss["dash_policies"]
     missing = [w for w, v in ((_("a mission"), missions), (_("a player count"), players), (_("a policy"), policies))
                if not v]
@@ -192,7 +196,7 @@ def run_pending_sweep() -> None:
     in the callback, for the bar to show); the rows go to session state."""
     req = ss.get("dash_pending")
     ss["dash_pending"] = None
-    if not req:
+    if not req or owner.refusal(_("Running a sweep")):
         return
     spec = SweepSpec(missions=req["missions"], players=req["players"], policies=req["policies"],
                      games=req["games"], seed=req["seed"])
@@ -225,6 +229,7 @@ def show_msg() -> None:
 
 
 def sweep_form() -> None:
+    may_run = owner.owner_gate(_("running sweeps (they keep this computer's cores busy for minutes)"))
     c1, c2, c3 = st.columns([2, 2, 2])
     c1.multiselect(_("Missions"), [1, 2, 3, 4, 5], key="dash_missions", format_func=lambda m: f"M{m}")
     c2.multiselect(_("Player counts"), [1, 2, 3, 4, 5, 6], key="dash_players")
@@ -244,14 +249,17 @@ def sweep_form() -> None:
                  "{rollouts} games out for each of its best moves at every choice). On a fresh install the first "
                  "sweep may wait a minute or two while that code is compiled.").format(
                      workers=WORKERS, rate=PLANNER_GAMES_PER_S, rollouts=ANALYTICS_COOP.rollouts))
-    st.button(_("Run the sweep"), key="dash_run", type="primary", on_click=request_sweep, disabled=total == 0)
+    st.button(_("Run the sweep"), key="dash_run", type="primary", on_click=request_sweep,
+              disabled=total == 0 or not may_run)
     if total == 0:
         st.caption(_("Choose at least one mission, one player count and one policy to run a sweep."))
 
 
 def file_form() -> None:
-    st.file_uploader(_("A results file written by `nochmal sweep` (.csv or .parquet)"), type=["csv", "parquet"],
-                     key="dash_upload", on_change=load_upload)
+    st.file_uploader(_("A results file written by `nochmal sweep` (.csv or .parquet, at most {mb} MB)").format(
+                         mb=F.MAX_RESULTS_MB), type=["csv", "parquet"], key="dash_upload", on_change=load_upload,
+                     max_upload_size=F.MAX_RESULTS_MB)
+    owner.owner_gate(_("opening a results file of this computer by its path"))
     c1, c2 = st.columns([5, 1], vertical_alignment="bottom")
     c1.text_input(_("…or the path of a results file on this machine"), key="dash_path",
                   placeholder=_("e.g. {path}").format(path="results/sweep.parquet"))

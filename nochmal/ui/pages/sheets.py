@@ -324,7 +324,8 @@ with view_tab:
         st.caption(_("A sheet file in the layout of the shipped ones (see *File text* above), at most {kib} KiB. "
                      "It is checked like a typed sheet and saved as a *user* sheet; a file that cannot be used is "
                      "refused and nothing is saved.").format(kib=MAX_DATA_FILE_BYTES // 1024))
-        st.file_uploader(_("Sheet file"), type=["toml"], key="sheet_upload", disabled=not may_change)
+        st.file_uploader(_("Sheet file"), type=["toml"], key="sheet_upload", disabled=not may_change,
+                         max_upload_size=1)  # MB, the least Streamlit takes; checked_upload: 64 KiB
         st.button(_("Import sheet file"), key="sheet_import", on_click=import_file, disabled=not may_change)
 
 with paste_tab:

@@ -197,7 +197,8 @@ with st.expander(_("Import a tableau file (.toml)")):
     st.caption(_("A tableau file in the layout of `missions/tableau-N.toml`, at most {kib} KiB; its `players` says "
                  "which player count it replaces. Every value must be a whole number; the file is checked first and "
                  "a file that cannot be used is refused with nothing saved.").format(kib=MAX_DATA_FILE_BYTES // 1024))
-    st.file_uploader(_("Tableau file"), type=["toml"], key="tableau_upload", disabled=not may_change)
+    st.file_uploader(_("Tableau file"), type=["toml"], key="tableau_upload", disabled=not may_change,
+                     max_upload_size=1)  # MB, the least Streamlit takes; checked_upload: 64 KiB
     st.button(_("Import tableau file"), key="tableau_import", on_click=import_file, disabled=not may_change)
     result = ss.pop("tab_import_result", None)
     if result:

@@ -230,7 +230,8 @@ def coopset_panel(may_change: bool) -> None:
                      "is checked like a single imported file; a file with any problem is refused and nothing is "
                      "saved. Importing replaces your set, your user sheets with the same ids and your tableau "
                      "values for the player counts in the file.").format(kib=coopset.MAX_SET_FILE_BYTES // 1024))
-        st.file_uploader(_("Co-op set file"), type=["toml"], key="coopset_upload", disabled=not may_change)
+        st.file_uploader(_("Co-op set file"), type=["toml"], key="coopset_upload", disabled=not may_change,
+                         max_upload_size=1)  # MB, the least Streamlit takes; import_set: 256 KiB
         st.button(_("Import co-op set"), key="coopset_import", on_click=_import, disabled=not may_change)
 
 

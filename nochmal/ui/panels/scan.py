@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 
 import streamlit as st
 
@@ -45,6 +46,12 @@ SOURCE = "scanned from a photo"
 COOP_LABELS = " ".join(COOP_ROW_LABELS)
 STANDARD_POINTS = (" ".join(map(str, STANDARD_FIRST)), " ".join(map(str, STANDARD_LATER)))
 _UNREAD = re.compile(r"^\?+\s*[:=]?\s*([A-Za-z]\d+)$")
+#: photos read at the same time by this server process, whatever device sent them: each takes up
+#: to ~180 MB for a moment (a 64-megapixel JPEG, decoded at a quarter of its pixels)
+MAX_SCANS_AT_ONCE = 2
+#: how long a photo waits for a free reader before the device is told to try again
+SCAN_WAIT_S = 5.0
+_SCANS = threading.BoundedSemaphore(MAX_SCANS_AT_ONCE)
 
 
 # --------------------------------------------------------------------------- reading a photo
@@ -71,18 +78,27 @@ def _thumbnail(image, corners) -> bytes:
 
 def read_photo(data: bytes) -> dict:
     """What a photo file shows: ``{"ok": True, "result": ScanResult, "thumb": JPEG bytes}``, or
-    ``{"ok": False, "what": ..., "advice": ...}`` for a file that is not a readable sheet."""
+    ``{"ok": False, "what": ..., "advice": ...}`` for a file that is not a readable sheet, with
+    ``"busy": True`` if :data:`MAX_SCANS_AT_ONCE` photos from other devices were being read for
+    :data:`SCAN_WAIT_S` (nothing was read: the same photo may be sent again)."""
     from nochmal.data.scan import ScanError, decode_photo, scan
 
+    if not _SCANS.acquire(timeout=SCAN_WAIT_S):
+        return dict(_refused(_("Other devices are having photos read right now"),
+                             _("Wait a few seconds, then remove the photo and choose it again")), busy=True)
     try:
         image = decode_photo(data)
         result = scan(image)
+        thumb = _thumbnail(image, result.corners)
     except ScanError as err:
         return _refused(err.what, err.advice)
     except Exception as err:  # noqa: BLE001 - whatever a photo does to the reader, the page shows a message
         return _refused(_("The photo could not be read ({error})").format(error=type(err).__name__),
                         _("Take the photo again, from above and in good light"))
-    return {"ok": True, "result": result, "thumb": _thumbnail(image, result.corners)}
+    finally:
+        image = None  # the decoded photo goes before the next one is let in
+        _SCANS.release()
+    return {"ok": True, "result": result, "thumb": thumb}
 
 
 def scan_bytes(name: str, data: bytes) -> bool:
@@ -95,7 +111,8 @@ def scan_bytes(name: str, data: bytes) -> bool:
     entry = cache.get(digest)
     if entry is None:
         entry = dict(read_photo(data), name=str(name or ""))
-        cache[digest] = entry
+        if not entry.get("busy"):  # a busy reader is no answer about this photo: not kept
+            cache[digest] = entry
         for old in [d for d in cache if d not in (digest, ss.get("scan_loaded"))][:max(0, len(cache) - CACHE_SIZE)]:
             del cache[old]  # the oldest first; never the photo in the editor
     if not entry["ok"]:
