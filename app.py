@@ -6,6 +6,5 @@ from nochmal.ui import follow, layout
 
 layout.setup_page()
 page = st.navigation(layout.pages())
-end_box = layout.sidebar(page)
-page.run()
+end_box = layout.run(page)  # the sidebar, then the page
 follow.page_ended(end_box)  # last: the run reached its end (see follow.py)

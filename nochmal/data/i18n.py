@@ -154,15 +154,22 @@ def percent(share: float, digits: int = 0) -> str:
 
 def date_time(value: datetime | str, tz: str | None = None) -> str:
     """A moment (a datetime or an ISO string) as the language writes a date and time, in the
-    time zone ``tz`` (an IANA name such as "Europe/Berlin"; None or unknown: UTC, said so)."""
+    time zone ``tz`` (an IANA name such as "Europe/Berlin"; None or unknown: UTC, said so).
+    Never raises: an empty stamp gives "", one that is no moment (a game stored before stamps
+    were checked) is given back as it is (at most 40 characters; the caller escapes it)."""
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     from babel.dates import format_datetime
 
-    when = datetime.fromisoformat(value) if isinstance(value, str) else value
+    if isinstance(value, str) and not value.strip():
+        return ""
     try:
         zone = ZoneInfo(tz) if isinstance(tz, str) and 0 < len(tz) <= 64 else None
     except (ZoneInfoNotFoundError, ValueError):
         zone = None
-    text = format_datetime(when, format="medium", tzinfo=zone or ZoneInfo("UTC"), locale=language())
+    try:
+        when = datetime.fromisoformat(value) if isinstance(value, str) else value
+        text = format_datetime(when, format="medium", tzinfo=zone or ZoneInfo("UTC"), locale=language())
+    except (ValueError, TypeError, OverflowError, AttributeError):
+        return str(value)[:40]
     return text if zone else f"{text} UTC"

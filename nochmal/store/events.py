@@ -29,10 +29,33 @@ def _check_at(value: str) -> str:
     if value:
         try:
             ok = _AT_PATTERN.fullmatch(value) is not None and datetime.fromisoformat(value).tzinfo is not None
-        except ValueError:
+        except (ValueError, OverflowError):
             ok = False
         if not ok:
             raise ValueError("must be a timestamp in ISO 8601 with a time zone, e.g. 2026-05-01T19:30:00+00:00")
+    return value
+
+
+#: The years a recorded moment may lie in (UTC): the app writes the present; the margins keep
+#: every time zone a page may show it in within the years a date can hold (1-9999).
+RECORDED_YEARS = (1970, 9998)
+
+
+def recorded_at(value: str) -> str:
+    """A moment as the app records it (an event's ``at``, a game's ``created``): a timestamp
+    :func:`_check_at` accepts, present, and within :data:`RECORDED_YEARS` (for
+    ``AfterValidator``; what an import must bring, while a stored game is read as it is)."""
+    _check_at(value)
+    if not value:
+        raise ValueError("missing: the app records when each event was entered, as a timestamp in ISO 8601 "
+                         "with a time zone, e.g. 2026-05-01T19:30:00+00:00")
+    try:
+        year = datetime.fromisoformat(value).astimezone(timezone.utc).year
+    except (ValueError, OverflowError):
+        year = 0
+    low, high = RECORDED_YEARS
+    if not low <= year <= high:
+        raise ValueError(f"{value!r} is not between the years {low} and {high}")
     return value
 
 
@@ -109,6 +132,28 @@ def parse_event(data: object, index: int | None = None) -> _Event:
         loc = ".".join(str(p) for p in path)
         msg = first["msg"].removeprefix("Value error, ")
         raise InvalidInputError(f"{where}: field {loc or '(event)'}: {msg}") from None
+
+
+def parse_recorded_event(data: object, index: int | None = None) -> _Event:
+    """An event of an imported game: :func:`parse_event`, and its ``at`` as the app records it
+    (:func:`recorded_at`; a stored event is read without that check, so older games open)."""
+    ev = parse_event(data, index)
+    try:
+        recorded_at(ev.at)
+    except ValueError as err:
+        where = f"event {index}" if index is not None else "event"
+        raise InvalidInputError(f"{where}: field at: {err}") from None
+    return ev
+
+
+def as_recorded(ev: _Event) -> _Event:
+    """``ev`` with its decision written as the engine writes it (dice faces, colours and cells by
+    their own names, e.g. "red" for " RED"): what pages show of an imported event is what the
+    app would have recorded. The event must replay (its action parses)."""
+    action = action_of(ev)
+    if action is None:
+        return ev
+    return parse_event({**ev.model_dump(mode="json"), **action_to_json(action)})
 
 
 def action_of(ev: _Event):
@@ -206,4 +251,5 @@ def fold(game: Game, events: list) -> Fold:
 
 
 __all__ = ["Event", "RollEvent", "CrossEvent", "PassEvent", "StrikeJokersEvent", "RemoveDieEvent", "UndoEvent",
-           "parse_event", "event_for", "fold", "Fold", "describe", "State"]
+           "parse_event", "parse_recorded_event", "as_recorded", "recorded_at", "event_for", "fold", "Fold",
+           "describe", "State"]

@@ -11,6 +11,7 @@ import math
 import random
 import re
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -24,7 +25,8 @@ from nochmal.engine.version import RULES_VERSION, SUPPORTED_RULES_VERSIONS
 from nochmal.engine.dice import Roll
 from nochmal.engine import jsonin
 from nochmal.engine.errors import InvalidInputError, NochmalError
-from nochmal.store.events import Fold, UndoEvent, event_for, fold, now, parse_event
+from nochmal.store.events import (Fold, UndoEvent, as_recorded, event_for, fold, now, parse_recorded_event,
+                                  recorded_at)
 from nochmal.engine.game import Game, game_from_config, variant
 from nochmal.store.access import (SHORT_CODE_LENGTH, Throttle, match_code, new_short_code, new_token,
                      normalize_short_code)
@@ -45,12 +47,26 @@ def digital_roll(seed: int, roll_index: int, n_colour: int, n_number: int) -> Ro
 
 # --------------------------------------------------------------------------- codes
 #: Meta fields that are codes or claims: never exported, never taken from an imported file.
-CODE_FIELDS = ("host_code", "join_token", "join_code", "seat_codes", "claims", "revoked_seat_codes")
+CODE_FIELDS = ("host_code", "join_token", "join_code", "seat_codes", "claims", "revoked_seat_codes",
+               "revoked_join", "seat_seen", "takeover_requests")
 #: Longest code compared (longer input is cut first: a code is never that long).
 MAX_CODE_LENGTH = 200
 #: Seat codes of a seat that a later claim took over, remembered (as digests) per seat: the
 #: device still holding one is told "taken over by another device" rather than "no game".
 REVOKED_PER_SEAT = 8
+#: Join tokens and short codes that the host renewed away, remembered (as digests): a device
+#: that still holds one is told "the join link was renewed" rather than "no game".
+REVOKED_JOIN = 8
+#: A claimed seat whose device was seen (claimed it, or its page looked at the game) within this
+#: many seconds is *held*: another device may take it over only with the host's consent. A phone
+#: whose page stays open is seen every :data:`SEEN_EVERY_S`; a phone gone longer than this (closed,
+#: broken, flat) leaves its seat to the next device that opens the seat's link, without asking.
+SEAT_HELD_S = 600.0
+#: How often a seat's device records that it is still there (at most).
+SEEN_EVERY_S = 30.0
+#: A take-over request the host has not answered (or whose answer its phone has not fetched)
+#: within this many seconds lapses.
+TAKEOVER_TTL_S = 600.0
 
 
 def new_codes() -> dict:
@@ -125,7 +141,8 @@ SeatName = Annotated[str, Strict(), Field(min_length=1, max_length=SEAT_NAME_MAX
 #: A game's title, by the same rule.
 Title = Annotated[str, Strict(), Field(min_length=1, max_length=TITLE_MAX), AfterValidator(plain_text),
                   AfterValidator(not_blank)]
-Timestamp = Annotated[str, Strict(), Field(max_length=40), AfterValidator(_timestamp)]
+#: When a game was created: as the app records moments (with a time zone, a year it can show).
+Timestamp = Annotated[str, Strict(), Field(max_length=40), AfterValidator(_timestamp), AfterValidator(recorded_at)]
 SheetId = Annotated[str, Strict(), Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
 PolicyName = Literal[POLICY_NAMES]
 TITLE_ADAPTER = TypeAdapter(Title)
@@ -268,6 +285,110 @@ class SeatTakenError(NochmalError):
         super().__init__(f"seat {seat + 1}: this seat was just claimed by another device — try again")
 
 
+class ConsentNeededError(NochmalError):
+    """The seat's device is still there: taking it over needs the host's consent (a request)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        super().__init__(f"seat {seat + 1} is played on a device that is still connected: the mission "
+                         f"leader must allow a take-over")
+
+
+class RequestPendingError(NochmalError):
+    """Another device already asks to take this seat over."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        super().__init__(f"seat {seat + 1}: another device already asks to take this seat over — try again later")
+
+
+class GameOverError(NochmalError):
+    """The game has ended: no seat can be claimed any more."""
+
+    def __init__(self) -> None:
+        super().__init__("this game has ended: its seats can no longer be claimed")
+
+
+def seat_held(meta: object, seat: int, device: object = None, at: float | None = None) -> bool:
+    """Whether ``seat`` is claimed by a device other than ``device`` that was seen within
+    :data:`SEAT_HELD_S` (taking it over then needs the host's consent)."""
+    if not isinstance(meta, dict):
+        return False
+    holder = (meta.get("claims") or {}).get(str(seat))
+    if holder is None or holder == device:
+        return False
+    seen = (meta.get("seat_seen") or {}).get(str(seat))
+    if isinstance(seen, bool) or not isinstance(seen, (int, float)):
+        return False  # a claim from before seats were seen: nobody to ask
+    return (time.time() if at is None else at) - seen < SEAT_HELD_S
+
+
+def _request_live(req: object, at: float) -> bool:
+    return (isinstance(req, dict) and isinstance(req.get("at"), (int, float))
+            and at - req["at"] < TAKEOVER_TTL_S)
+
+
+def join_renewed(meta: object, code: object) -> bool:
+    """Whether ``code`` was this game's join token or short join code before the host renewed
+    them (only a holder of such a code learns it)."""
+    revoked = meta.get("revoked_join") if isinstance(meta, dict) else None
+    if not isinstance(code, str) or not code.strip() or not isinstance(revoked, list):
+        return False
+    digests = {_code_digest(code).encode(), _code_digest(normalize_short_code(code)).encode()}
+    found = False
+    for d in revoked:
+        for mine in digests:
+            if isinstance(d, str) and hmac.compare_digest(mine, d.encode()):
+                found = True
+    return found
+
+
+def mark_seat_seen(store: GameStore, game_id: str, seat: int, device: str) -> bool:
+    """``device``, which plays ``seat``, is still there (its page looked at the game): the seat
+    stays held (:func:`seat_held`). Nothing is written unless the seat is still this device's."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        return False
+    done = []
+
+    def seen(meta: dict) -> dict:
+        if (meta.get("claims") or {}).get(str(seat)) != device:
+            raise _NotMine()
+        done.append(True)
+        return dict(meta, seat_seen=dict(meta.get("seat_seen") or {}, **{str(seat): time.time()}))
+
+    try:
+        store.change_meta(game_id, seen)
+    except _NotMine:
+        return False
+    return bool(done)
+
+
+class _NotMine(Exception):
+    """Raised inside a meta change to write nothing."""
+
+
+def _retire_seat_code(meta: dict, seat: int, codes: dict) -> dict:
+    """``meta`` with seat ``seat``'s current code (if any) among its revoked ones: the device
+    still holding it is told "taken over by another device"."""
+    if not codes.get(str(seat)):
+        return meta
+    revoked = dict(meta.get("revoked_seat_codes") or {})
+    kept = [d for d in revoked.get(str(seat)) or [] if isinstance(d, str)][-(REVOKED_PER_SEAT - 1):]
+    revoked[str(seat)] = kept + [_code_digest(codes[str(seat)])]
+    return dict(meta, revoked_seat_codes=revoked)
+
+
+def _claimed_meta(meta: dict, seat: int, device: object, code: str) -> dict:
+    """``meta`` with ``seat`` claimed by ``device`` under the new ``code`` (an old code of the
+    seat retired), seen now."""
+    claims = dict(meta.get("claims") or {})
+    codes = dict(meta.get("seat_codes") or {})
+    meta = _retire_seat_code(meta, seat, codes)
+    claims[str(seat)], codes[str(seat)] = str(device), code
+    seen = dict(meta.get("seat_seen") or {}, **{str(seat): time.time()})
+    return dict(meta, claims=claims, seat_codes=codes, seat_seen=seen)
+
+
 class GameSession:
     def __init__(self, store: GameStore, game_id: str) -> None:
         self.store = store
@@ -333,7 +454,7 @@ class GameSession:
         role, seat = self.identify(code)
         return seat if role == "seat" else None
 
-    def claim_seat(self, seat: int, device: str, *, seen: object = ...) -> str:
+    def claim_seat(self, seat: int, device: str, *, seen: object = ..., host: bool = False) -> str:
         """``device`` plays ``seat``: returns the seat's own code, which lets a device enter
         that seat's crosses and nothing else.
 
@@ -343,12 +464,15 @@ class GameSession:
         and nothing is written. Claims of other seats made meanwhile are kept (the claim is
         applied to the meta as stored at that moment). Claiming a seat that a device held when
         this one looked takes it over (a phone was replaced): a new code, the old one stops
-        working. The code returned is the one stored."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.n_seats:
-            raise InvalidInputError(f"seat {seat!r}: this game has seats 1-{self.game.n_seats}")
-        bots = self.meta.get("bots") or []
-        if seat < len(bots) and bots[seat]:
-            raise InvalidInputError(f"seat {seat + 1} is played by the {bots[seat]} bot")
+        working. The code returned is the one stored.
+
+        Unless ``host`` (the host's own decision: a consent given, a seat moved), a seat held by
+        another device (:func:`seat_held`: seen within :data:`SEAT_HELD_S`) is not taken over:
+        :class:`ConsentNeededError`, and the device may :meth:`request_takeover`. A game that
+        has ended refuses every claim but the host's (:class:`GameOverError`)."""
+        self._check_seat(seat)
+        if not host and self.state.is_terminal():
+            raise GameOverError()
         if seen is ...:
             seen = (self.meta.get("claims") or {}).get(str(seat))
         code = new_token()
@@ -357,18 +481,171 @@ class GameSession:
             claims = dict(meta.get("claims") or {})
             if claims.get(str(seat)) != seen:
                 raise SeatTakenError(seat)
-            codes = dict(meta.get("seat_codes") or {})
-            changes = {}
-            if codes.get(str(seat)):  # taken over: the old code stops working, and says why
-                revoked = dict(meta.get("revoked_seat_codes") or {})
-                kept = [d for d in revoked.get(str(seat)) or [] if isinstance(d, str)][-(REVOKED_PER_SEAT - 1):]
-                revoked[str(seat)] = kept + [_code_digest(codes[str(seat)])]
-                changes["revoked_seat_codes"] = revoked
-            claims[str(seat)], codes[str(seat)] = str(device), code
-            return dict(meta, claims=claims, seat_codes=codes, **changes)
+            if not host and seat_held(meta, seat, device):
+                raise ConsentNeededError(seat)
+            return _claimed_meta(meta, seat, device, code)
 
         self.meta = self.store.change_meta(self.game_id, claim)
         return code
+
+    def _check_seat(self, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.n_seats:
+            raise InvalidInputError(f"seat {seat!r}: this game has seats 1-{self.game.n_seats}")
+        bots = self.meta.get("bots") or []
+        if seat < len(bots) and bots[seat]:
+            raise InvalidInputError(f"seat {seat + 1} is played by the {bots[seat]} bot")
+
+    # ---- take-over requests (the host's consent) ------------------------------------------
+    def request_takeover(self, seat: int, device: str, *, seen: object = ...) -> str:
+        """``device`` asks to take over ``seat``, which another device holds: a request stored
+        in the meta (compare-and-set, like a claim) for the host to allow or refuse. Returns the
+        request's secret token: only the device holding it learns the answer
+        (:meth:`takeover_answer`). One live request per seat: another device's pending one gives
+        :class:`RequestPendingError`; a seat no longer held is claimed at once instead (the
+        token's answer is then "allowed" already). Refused for an ended game."""
+        self._check_seat(seat)
+        if self.state.is_terminal():
+            raise GameOverError()
+        if seen is ...:
+            seen = (self.meta.get("claims") or {}).get(str(seat))
+        token, code = new_token(), new_token()
+
+        def ask(meta: dict) -> dict:
+            at = time.time()
+            claims = dict(meta.get("claims") or {})
+            if claims.get(str(seat)) != seen:
+                raise SeatTakenError(seat)
+            requests = {k: v for k, v in dict(meta.get("takeover_requests") or {}).items() if _request_live(v, at)}
+            old = requests.get(str(seat))
+            if old is not None and old.get("device") != str(device) and old.get("status") in ("pending", "allowed"):
+                raise RequestPendingError(seat)
+            request = {"token": _code_digest(token), "device": str(device), "holder": seen, "at": at}
+            if not seat_held(meta, seat, device, at):  # nobody left to ask: claimed at once
+                meta = _claimed_meta(meta, seat, device, code)
+                request |= {"status": "allowed", "code": code}
+            else:
+                request["status"] = "pending"
+            requests[str(seat)] = request
+            return dict(meta, takeover_requests=requests)
+
+        self.meta = self.store.change_meta(self.game_id, ask)
+        return token
+
+    def takeover_requests(self) -> list[dict]:
+        """The requests waiting for the host's answer: ``{"seat", "device", "holder", "at"}``,
+        oldest first."""
+        at = time.time()
+        out = []
+        for seat, req in (self.meta.get("takeover_requests") or {}).items():
+            if _request_live(req, at) and req.get("status") == "pending" and str(seat).isdigit():
+                out.append({"seat": int(seat), "device": req.get("device"), "holder": req.get("holder"),
+                            "at": req["at"]})
+        return sorted(out, key=lambda r: r["at"])
+
+    def answer_takeover(self, seat: int, allow: bool) -> bool:
+        """The host's answer to the pending request for ``seat``: allowed, the requesting device
+        gets the seat (a new code; the old phone's code is retired and says "taken over");
+        refused, nothing changes but the request's answer. Returns False if there was no
+        pending request (answered meanwhile, or lapsed)."""
+        self._check_seat(seat)
+        code = new_token()
+        answered = []
+
+        def answer(meta: dict) -> dict:
+            at = time.time()
+            requests = {k: v for k, v in dict(meta.get("takeover_requests") or {}).items() if _request_live(v, at)}
+            req = requests.get(str(seat))
+            if req is None or req.get("status") != "pending":
+                return dict(meta, takeover_requests=requests)
+            answered.append(True)
+            if allow:
+                meta = _claimed_meta(meta, seat, req.get("device"), code)
+                requests[str(seat)] = dict(req, status="allowed", code=code, at=at)
+            else:
+                requests[str(seat)] = dict(req, status="refused", at=at)
+            return dict(meta, takeover_requests=requests)
+
+        self.meta = self.store.change_meta(self.game_id, answer)
+        return bool(answered)
+
+    def takeover_answer(self, seat: int, token: object) -> tuple[str, str | None]:
+        """What became of the request with ``token`` for ``seat``: ("pending", None),
+        ("allowed", the seat's code), ("refused", None), or ("gone", None) (lapsed, renewed
+        away, or never made). An answer is handed out once: the request is removed."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(token, str) or not token:
+            return "gone", None
+        digest = _code_digest(token).encode()
+
+        def mine(meta: dict) -> dict | None:
+            req = (meta.get("takeover_requests") or {}).get(str(seat))
+            ok = isinstance(req, dict) and isinstance(req.get("token"), str) and \
+                hmac.compare_digest(digest, req["token"].encode())
+            return req if ok and _request_live(req, time.time()) else None
+
+        self.meta = self.store.get(self.game_id).meta  # the answer may have come from another device
+        req = mine(self.meta)
+        if req is None or req.get("status") == "pending":
+            return ("pending", None) if req is not None else ("gone", None)
+        result = []
+
+        def collect(meta: dict) -> dict:
+            found = mine(meta)
+            result.append(found)
+            if found is None or found.get("status") == "pending":
+                return meta
+            requests = dict(meta.get("takeover_requests") or {})
+            requests.pop(str(seat), None)
+            return dict(meta, takeover_requests=requests)
+
+        self.meta = self.store.change_meta(self.game_id, collect)
+        found = result[-1] if result else None
+        if found is None:
+            return "gone", None
+        status = str(found.get("status"))
+        if status == "allowed":
+            return "allowed", str(found.get("code") or "")
+        return (status if status in ("pending", "refused") else "gone"), None
+
+    def mark_seen(self, seat: int, device: str) -> bool:
+        """``device``, which plays ``seat``, is still there (:func:`mark_seat_seen`)."""
+        ok = mark_seat_seen(self.store, self.game_id, seat, device)
+        self.meta = self.store.get(self.game_id).meta
+        return ok
+
+    def release_seat(self, seat: int) -> None:
+        """The host frees ``seat``: its device's code is retired (that device is told its seat
+        was taken over) and the seat's own link claims it again, on any device, at once."""
+        self._check_seat(seat)
+
+        def release(meta: dict) -> dict:
+            claims = dict(meta.get("claims") or {})
+            codes = dict(meta.get("seat_codes") or {})
+            meta = _retire_seat_code(meta, seat, codes)
+            claims.pop(str(seat), None)
+            codes.pop(str(seat), None)
+            seen = dict(meta.get("seat_seen") or {})
+            seen.pop(str(seat), None)
+            return dict(meta, claims=claims, seat_codes=codes, seat_seen=seen)
+
+        self.meta = self.store.change_meta(self.game_id, release)
+
+    def renew_join_codes(self) -> None:
+        """The host renews the join link's token and the short join code: the old ones stop
+        opening the game at once (a device still holding one is told they were renewed); seat
+        codes already handed out keep working. Pending take-over requests lapse."""
+        def renew(meta: dict) -> dict:
+            revoked = [d for d in meta.get("revoked_join") or [] if isinstance(d, str)]
+            for old in (meta.get("join_token"), meta.get("join_code")):
+                if isinstance(old, str) and old:
+                    revoked.append(_code_digest(old))
+            return dict(meta, join_token=new_token(), join_code=new_short_code(),
+                        revoked_join=revoked[-REVOKED_JOIN:], takeover_requests={})
+
+        self.meta = self.store.change_meta(self.game_id, renew)
+
+    def join_renewed(self, code: object) -> bool:
+        """Whether ``code`` is a join token or short code the host renewed away."""
+        return join_renewed(self.meta, code)
 
     def ensure_codes(self) -> None:
         """A game saved before join links existed gets a join token, and a short join code of
@@ -610,14 +887,15 @@ def import_game(store: GameStore, data: Any, *, source: str = "<import>") -> Gam
     replay = Fold(valid.game)
     for i, item in enumerate(events):
         try:
-            replay.apply(parse_event(item, i), i)
+            replay.apply(parse_recorded_event(item, i), i)
         except NochmalError as err:
             raise InvalidInputError(f"{source}: field events[{i}]: {err}") from None
         except (ValueError, TypeError, KeyError, RecursionError) as err:  # belt and braces: never a traceback
             raise InvalidInputError(f"{source}: field events[{i}]: event {i}: {type(err).__name__}") from None
     # one transaction: the game and all its events, or nothing
+    # each decision as the app records it (dice, colours and cells by the engine's names)
     gid = store.create_game(valid.stored() | new_codes(), title=title,
-                            events=[e.model_dump(mode="json") for e in replay.events])
+                            events=[as_recorded(e).model_dump(mode="json") for e in replay.events])
     return GameSession(store, gid)
 
 

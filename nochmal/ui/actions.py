@@ -16,6 +16,7 @@ from nochmal.store.db import ConflictError, StoreError
 from nochmal.store.session import SeatTakenError
 from nochmal.ui import explain, state
 from nochmal.ui.safe import md
+from nochmal.ui.storeerror import store_error_text
 
 #: the English text; pages show :func:`conflict_text` (in the page's language)
 CONFLICT_TEXT = N_("Someone else entered first — refreshed. Check the table and enter again if needed.")
@@ -59,8 +60,11 @@ def run_action(do, success: str | None = None, refusal: tuple[int, str] | None =
         state.flash("error", md(_("seat {seat}: this seat was just claimed by another device — try again")
                                 .format(seat=err.seat + 1)))
         return
-    except (NochmalError, StoreError) as err:
+    except NochmalError as err:
         state.flash("error", md(err))
+        return
+    except StoreError as err:  # read-only, full, ...: a sentence, never the store's path
+        state.flash("error", store_error_text(err))
         return
     st.session_state["selected_cells"] = []
     if msg or success:

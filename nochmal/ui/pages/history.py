@@ -15,6 +15,7 @@ from nochmal.ui import owner, state
 from nochmal.ui.layout import follow_goto
 from nochmal.ui.panels.undo import undo_button
 from nochmal.ui.safe import code, md
+from nochmal.ui.storeerror import store_error_text
 
 ss = st.session_state
 
@@ -49,8 +50,11 @@ def _import() -> None:
         return
     try:
         ses = import_game(state.store(), data, source=f.name)
-    except (NochmalError, StoreError) as err:
+    except NochmalError as err:
         state.flash("error", _("Import refused, nothing was stored: {error}").format(error=md(err)))
+        return
+    except StoreError as err:  # read-only, full, ...: a sentence, never the store's path
+        state.flash("error", store_error_text(err))
         return
     state.open_as_host(ses)
     # the English says "events" for any number; the German picks its plural form
@@ -107,5 +111,6 @@ st.markdown(_("##### Import a game"))
 st.caption(_("An exported file becomes a new game with new codes. Every event is checked and replayed first; "
              "a damaged or tampered file is refused and nothing is stored."))
 may_import = owner.owner_gate(_("importing a game"))
-st.file_uploader(_("Exported game (.json)"), type=["json"], key="import-file", disabled=not may_import)
+st.file_uploader(_("Exported game (.json)"), type=["json"], key="import-file", disabled=not may_import,
+                 max_upload_size=1)  # MB: MAX_EXPORT_BYTES, checked again in _import
 st.button(_("Import"), key="import-btn", on_click=_import, disabled=not may_import)
