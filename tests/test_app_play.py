@@ -187,6 +187,10 @@ def test_wrong_or_missing_code_shows_no_game(env):
     ses = make(env)
     for query in ({"game": ses.game_id, "code": "WRONG1"}, {"game": ses.game_id}):
         at = app(query)
+        if "code" not in query:  # a URL without its code (issue 46): the browser's storage is asked first
+            at.switch_page(TABLE).run()
+            assert any("Opening the game on this device" in t for t in texts(at, "info"))
+            at.session_state["device_ready"] = True  # the storage answered: it keeps no code for this game
         at.switch_page(TABLE).run()
         no_exception(at)
         assert any("No game is open" in t for t in texts(at, "info"))
@@ -551,7 +555,7 @@ def test_editing_the_seat_in_the_url_grants_nothing(env):
     at.switch_page(TABLE).run()
     ks = keys(at)
     assert "cell-1-H1" in ks and not any(k.startswith(("cell-0-", "cell-2-")) for k in ks)
-    # claiming seat 2 again (a new phone) retires the old code
+    # moving seat 2 to a new phone (the host's decision: its phone is still there) retires the old code
     ses = load(env, ses.game_id)
-    new_code = ses.claim_seat(1, "new-phone")
+    new_code = ses.claim_seat(1, "new-phone", host=True)
     assert ses.seat_of_code(code2) is None and ses.seat_of_code(new_code) == 1

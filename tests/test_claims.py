@@ -13,7 +13,7 @@ import pytest
 from apptools import TABLE, app, env, keys, no_exception, texts  # noqa: F401 (env: a fixture)
 from nochmal.ui import tableview as tv
 from nochmal.engine.errors import InvalidInputError
-from nochmal.store.session import GameSession, SeatTakenError
+from nochmal.store.session import ConsentNeededError, GameSession, SeatTakenError
 from nochmal.store.db import GameStore, MetaConflictError
 
 ROUNDS = 100
@@ -76,9 +76,15 @@ def test_the_same_seat_claimed_by_two_devices_that_looked_at_once(store):
         b.claim_seat(2, "phone-b")
     assert store.get(ses.game_id).meta == before  # nothing written
     assert GameSession.load(store, ses.game_id).seat_of_code(code_a) == 2  # the winner's code works
-    # b looks again, sees the seat taken and takes it over on purpose (a phone was replaced)
+    # b looks again, sees the seat taken and takes it over on purpose (a phone was replaced):
+    # phone-a was seen just now, so that takes the host's consent (issue 46)
     b.refresh()
-    code_b = b.claim_seat(2, "phone-b")
+    with pytest.raises(ConsentNeededError):
+        b.claim_seat(2, "phone-b")
+    token = b.request_takeover(2, "phone-b")
+    assert GameSession.load(store, ses.game_id).answer_takeover(2, allow=True)
+    status, code_b = b.takeover_answer(2, token)
+    assert status == "allowed"
     now = GameSession.load(store, ses.game_id)
     assert now.seat_of_code(code_b) == 2 and now.seat_of_code(code_a) is None
     assert now.meta["claims"] == {"2": "phone-b"}

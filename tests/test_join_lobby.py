@@ -107,6 +107,12 @@ def test_a_seat_another_device_plays_is_taken_over_only_after_asking(env, browse
     assert "code" not in phone.query_params and "claim" not in phone.query_params
     phone.button(key="claim-link-takeover").click().run()
     no_exception(phone)
+    # Bo's phone was seen just now: the take-over waits for the mission leader (issue 46)
+    assert any("Waiting for the mission leader's consent to take over seat 2 (Bo)" in i for i in texts(phone, "info"))
+    assert "code" not in phone.query_params and GameSession.load(env, ses.game_id).seat_of_code(old) == 1
+    assert GameSession.load(env, ses.game_id).answer_takeover(1, allow=True)
+    phone.run()
+    no_exception(phone)
     code = phone.query_params.get("code")
     now = GameSession.load(env, ses.game_id)
     assert now.seat_of_code(code) == 1 and now.seat_of_code(old) is None
@@ -118,12 +124,14 @@ def test_taking_over_a_seat_claimed_again_meanwhile_says_try_again(env, browser_
     ses = make(env)
     GameSession.load(env, ses.game_id).claim_seat(1, "phone-a")
     phone = app(link(ses, "2"))
-    GameSession.load(env, ses.game_id).claim_seat(1, "phone-b")  # after the question was asked
+    GameSession.load(env, ses.game_id).claim_seat(1, "phone-b", host=True)  # after the question was asked
     phone.button(key="claim-link-takeover").click().run()
     assert any("just claimed by another device — try again" in e for e in texts(phone, "error")), texts(phone, "error")
     assert GameSession.load(env, ses.game_id).meta["claims"]["1"] == "phone-b"
     phone.button(key="claim-link-takeover").click().run()  # asked again, now against phone-b's claim
-    assert GameSession.load(env, ses.game_id).meta["claims"]["1"] == phone.session_state["device"]
+    asks = GameSession.load(env, ses.game_id).takeover_requests()
+    assert [(r["seat"], r["device"], r["holder"]) for r in asks] == [(1, phone.session_state["device"], "phone-b")]
+    assert GameSession.load(env, ses.game_id).meta["claims"]["1"] == "phone-b"  # only asked
 
 
 def test_a_seat_this_device_holds_is_claimed_again_without_asking(env, browser_storage):
@@ -285,7 +293,7 @@ def test_a_device_whose_seat_was_taken_over_is_told_so_not_no_game(env, browser_
     ses = make(env)
     phone = app(link(ses, "2"))
     old = phone.query_params.get("code")
-    GameSession.load(env, ses.game_id).claim_seat(1, "another-phone")  # taken over elsewhere
+    GameSession.load(env, ses.game_id).claim_seat(1, "another-phone", host=True)  # moved by the host
     phone.run()
     no_exception(phone)
     assert TAKEN in texts(phone, "warning")
@@ -306,7 +314,7 @@ def test_a_device_whose_seat_was_taken_over_is_told_so_not_no_game(env, browser_
 def test_a_code_that_never_opened_the_game_says_nothing_about_seats(env, browser_storage):
     ses = make(env)
     GameSession.load(env, ses.game_id).claim_seat(1, "a")
-    GameSession.load(env, ses.game_id).claim_seat(1, "b")
+    GameSession.load(env, ses.game_id).claim_seat(1, "b", host=True)
     at = app({"game": ses.game_id, "code": "Z" * 22})
     at.switch_page(TABLE).run()
     assert not any("taken over" in w for w in texts(at, "warning"))
@@ -316,12 +324,12 @@ def test_a_code_that_never_opened_the_game_says_nothing_about_seats(env, browser
 def test_taken_over_codes_are_kept_per_seat_and_never_exported(env):
     ses = make(env)
     first = ses.claim_seat(0, "a")
-    second = GameSession.load(env, ses.game_id).claim_seat(0, "b", seen="a")
+    second = GameSession.load(env, ses.game_id).claim_seat(0, "b", seen="a", host=True)
     now = GameSession.load(env, ses.game_id)
     assert now.taken_over_seat(first) == 0 and now.taken_over_seat(second) is None
     assert taken_over_seat(now.meta, "") is None and taken_over_seat(now.meta, None) is None
     assert taken_over_seat({"revoked_seat_codes": "junk"}, first) is None
     assert "revoked_seat_codes" in CODE_FIELDS and "revoked_seat_codes" not in now.export()["meta"]
     for i in range(20):  # only the last few per seat are kept
-        GameSession.load(env, ses.game_id).claim_seat(0, f"d{i}")
+        GameSession.load(env, ses.game_id).claim_seat(0, f"d{i}", host=True)
     assert len(GameSession.load(env, ses.game_id).meta["revoked_seat_codes"]["0"]) == 8

@@ -24,6 +24,7 @@ import streamlit as st
 from nochmal.engine import jsonin
 from nochmal.engine.errors import InvalidInputError
 from nochmal.data.i18n import LANGUAGES, normalize
+from nochmal.store.access import codes_equal
 
 STORAGE_KEY = "nochmal.device.v1"
 ID_KEY = "nochmal.device-id"
@@ -45,6 +46,7 @@ CODE_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 JS = r"""
 const KEY = "%(key)s", ID_KEY = "%(id_key)s", COOKIE = "%(cookie)s", MAX = %(max)d, MAX_CHARS = %(max_chars)d;
+const SECRET = ["code", "join", "owner"];
 const ID_RE = /^[0-9a-f]{8,32}$/, DELAY = 250, LANG_COOKIE = "%(lang_cookie)s", LANGS = %(langs)s;
 let lastSent = null;
 
@@ -88,11 +90,34 @@ export default function (component) {
     }
     put(KEY, JSON.stringify(list.slice(0, MAX)));
   }
-  const report = JSON.stringify({ device: id, stored: stored, games: list.slice(0, MAX) });
+  // issue 46: a code leaves the address bar once this browser keeps it. An entry of the
+  // session's history whose URL holds a code (a join link, an owner link) is replaced by the
+  // next one instead of staying behind it; and the URL of a game this browser has stored the
+  // code of loses the code (history.replaceState: no entry keeps it). The server drops it from
+  // its copy of the query when this report says so; the game stays open (its code is in the
+  // session, and after a reload in this storage).
+  if (!window.__nmHistoryGuard) {
+    window.__nmHistoryGuard = true;
+    const push = window.history.pushState.bind(window.history);
+    window.history.pushState = function (s, t, u) {
+      const here = new URLSearchParams(window.location.search);
+      if (SECRET.some((k) => here.has(k))) return window.history.replaceState(s, t, u);
+      return push(s, t, u);
+    };
+  }
+  let hidden = null;
+  const q = new URLSearchParams(window.location.search), g = q.get("game"), c = q.get("code");
+  if (d.hide && stored && g && c && list.some((e) => e && e.game === g && e.code === c)) {
+    for (const k of SECRET) q.delete(k);
+    const rest = q.toString();
+    window.history.replaceState(window.history.state, "", window.location.pathname + (rest ? "?" + rest : "") + window.location.hash);
+    hidden = g;
+  }
+  const report = JSON.stringify({ device: id, stored: stored, games: list.slice(0, MAX), hidden: hidden });
   if (report === lastSent) return undefined;
   // nothing the server does not know (a browser with no games that took the proposed id): no
   // report, since a report reruns the page and a tap made during that rerun can be lost
-  if (!ops.length && !list.length && id === d.proposed) { lastSent = report; return undefined; }
+  if (!ops.length && !list.length && !hidden && !d.need && id === d.proposed) { lastSent = report; return undefined; }
   // report a moment later: a page switch the server just made reaches this page first (a
   // report is a rerun request, and one sent before would rerun the page left)
   const timer = setTimeout(() => { lastSent = report; setStateValue("report", report); }, DELAY);
@@ -171,9 +196,17 @@ def sync() -> None:
     # no writes while a callback's page switch is pending: the browser's answer (a rerun request)
     # would race the switch and could rerun the page being left
     ops = [] if ss.get("goto") else list(ss["device_ops"])
+    qp = st.query_params
+    # the open game's code may leave the URL once this browser has stored it (see the JS)
+    hide = bool(not ss.get("goto") and qp.get("game") and qp.get("code")
+                and stored(qp.get("game"), qp.get("code")))
     with st.container(key="nm-device"):
         result = _component(key="nm-device-store", data={"ops": ops, "proposed": ss.get("device"),
-                                                         "lang": normalize(ss.get("lang"))},
+                                                         "lang": normalize(ss.get("lang")), "hide": hide,
+                                                         # a URL naming a game without its code (a reload
+                                                         # after the code left it): the server needs the storage
+                                                         "need": bool(qp.get("game") and not qp.get("code")
+                                                                      and not qp.get("join"))},
                             on_report_change=_noop, width="stretch", height="content")
     raw = result.get("report")
     if raw is not None and raw != ss.get("device_raw"):
@@ -183,7 +216,48 @@ def sync() -> None:
             ss["device"] = dev
         ss["device_games"] = games
         ss["device_ready"] = True
+        ss["device_stored"] = _stored_flag(raw)
         ss["device_ops"] = [op for op in ss["device_ops"] if not _confirmed(op, games)]
+        hidden = _hidden(raw)
+        game, code = qp.get("game"), qp.get("code")
+        if not hide and not hidden and not ss.get("goto") and code and stored(game, code) \
+                and ss.get("hide_asked") != [game, code]:
+            ss["hide_asked"] = [game, code]  # the browser just confirmed the code: ask it to hide it (once)
+            st.rerun()
+        if hidden and hidden == game and code and stored(hidden, code):
+            ss["codes_hidden"] = hidden  # the browser took the code out of its address bar: so does the server
+            for k in ("code", "join"):
+                if k in qp:
+                    del qp[k]
+
+
+def _report_field(raw: str, name: str) -> Any:
+    try:
+        data = jsonin.loads(raw)
+    except InvalidInputError:
+        return None
+    return data.get(name) if isinstance(data, dict) else None
+
+
+def _stored_flag(raw: str) -> bool:
+    return _report_field(raw, "stored") is True
+
+
+def _hidden(raw: str) -> str | None:
+    """The game whose code the browser took out of its address bar in this report, else None."""
+    value = _report_field(raw, "hidden")
+    return value if isinstance(value, str) and GAME_ID_RE.match(value) else None
+
+
+def stored(game_id: object, code: object) -> bool:
+    """Whether this browser has confirmed (in its last report) that it keeps ``code`` for
+    ``game_id`` in its storage, with no write for the game still pending."""
+    ss = st.session_state
+    if not (ss.get("device_stored") and isinstance(game_id, str) and isinstance(code, str) and code):
+        return False
+    if any(op.get("game") == game_id for op in ss.get("device_ops", [])):
+        return False
+    return any(g["game"] == game_id and codes_equal(code, g["code"]) for g in ss.get("device_games", []))
 
 
 def _noop() -> None:

@@ -9,10 +9,12 @@ import streamlit as st
 
 from nochmal.engine.game import CHANCE
 from nochmal.data.i18n import N_, _, pgettext
+from nochmal.store.db import StoreError
 
 from . import device, lang, owner, state
 from . import tableview as tv
 from .safe import code, md
+from .storeerror import show_store_error
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
 
@@ -57,6 +59,19 @@ def pages() -> list:
 FOLLOWS_EVENTS = ("table", "history")
 
 
+def run(page):
+    """The sidebar and the page; returns the box for the page's end marker (:func:`sidebar`). A
+    game store that cannot be opened or written ends the run with one sentence, never its path
+    (:mod:`nochmal.ui.storeerror`)."""
+    end_box = None
+    try:
+        end_box = sidebar(page)
+        page.run()
+    except StoreError as err:
+        show_store_error(err)
+    return end_box
+
+
 def sidebar(page):
     """The sidebar of every page, and the open game's watcher (see :func:`state.watch_game`);
     returns the box for the page's end marker (``follow.page_ended``), None without a game."""
@@ -84,6 +99,9 @@ def game_or_stop():
     """The open game, or a hint where to open one (and stop the page)."""
     opened = state.open_game()
     if opened is None:
+        if st.session_state.get("device_pending"):  # a reload: the code is in this browser's storage
+            st.info(_("Opening the game on this device…"), icon="⏳")
+            st.stop()
         lost = state.lost_seat_note()
         if lost:  # this device's seat code was taken over by another device's claim
             st.warning(lost, icon="📱")

@@ -25,7 +25,7 @@ import streamlit as st
 from nochmal.data.i18n import _
 from nochmal.store.access import Throttle
 from nochmal.store.session import (AccessError, GameSession, NoGameError, Opened, TooManyGuessesError,
-                                   open_with_code, taken_over_seat)
+                                   SEEN_EVERY_S, join_renewed, mark_seat_seen, open_with_code, taken_over_seat)
 from nochmal.store.db import GameStore, StoreError, default_store_path
 from nochmal.ui import device, follow
 from nochmal.ui.lifetime import for_the_process
@@ -58,8 +58,8 @@ def _restore_url() -> None:
     ref = st.session_state.get("game_ref")
     if ref and not st.query_params.get("game"):
         for k, v in ref.items():
-            if v:
-                st.query_params[k] = v
+            if v and k in ("game", "code", "join", "seat") and not (ref.get("hidden") and k in ("code", "join")):
+                st.query_params[k] = v  # a code that left the address bar stays out of it (issue 46)
 
 
 def _store_path() -> str:
@@ -169,7 +169,11 @@ def open_game() -> tuple[GameSession, str] | None:
     if not gid:
         ss["access_note"] = None
         return None
-    code = st.query_params.get("code") or st.query_params.get("join") or ""
+    code, kind = _game_code(gid)
+    if not code and not device.ready():
+        ss["device_pending"] = True  # the code may be in this browser's storage: ask it first
+        return None
+    ss["device_pending"] = False
     digest = _digest(gid, code)
     if digest in ss.get("wrong_codes", []):
         ss["my_seat"] = None
@@ -190,13 +194,54 @@ def open_game() -> tuple[GameSession, str] | None:
             ss["wrong_codes"] = (ss.get("wrong_codes", []) + [digest])[-50:]
             # counted as one wrong guess above; a seat code that another device's claim took
             # over says so (only its holder can know such a code)
-            ss["lost_seat"] = _lost_seat(gid, st.query_params.get("code"), digest)
+            ss["lost_seat"] = _lost_seat(gid, code if kind == "code" else None, digest)
+            if kind == "join" and _join_renewed(gid, code):
+                ss["access_note"] = renewed_text()
         return None
     ss["access_note"] = None
     ss["lost_seat"] = None
     ss["my_seat"] = opened.seat if opened.role == "seat" else None
-    ss["game_ref"] = {k: st.query_params.get(k, "") for k in ("game", "code", "join", "seat")}
+    in_url = bool(st.query_params.get("code") or st.query_params.get("join"))
+    ss["game_ref"] = {"game": gid, "code": code if kind == "code" else "", "join": code if kind == "join" else "",
+                      "seat": st.query_params.get("seat", ""), "hidden": not in_url}
     return opened.session, opened.access
+
+
+def _game_code(gid: str) -> tuple[str, str | None]:
+    """The code that opens ``gid`` on this device and what kind it is ("code": a host or seat
+    code, "join": the join link's token): from the URL; else, once it left the address bar
+    (issue 46), from this session's open game, or (after a reload) from this browser's storage."""
+    qp = st.query_params
+    if qp.get("code"):
+        return qp["code"], "code"
+    if qp.get("join"):
+        return qp["join"], "join"
+    ref = st.session_state.get("game_ref") or {}
+    if ref.get("game") == gid and (ref.get("code") or ref.get("join")):
+        return (ref["code"], "code") if ref.get("code") else (ref["join"], "join")
+    entry = next((g for g in device.remembered() if g["game"] == gid), None)
+    if entry is not None:
+        return entry["code"], "code"
+    return "", None
+
+
+def opened_with() -> str | None:
+    """How this device opened its game: "code" (a host or seat code) or "join" (the join link)."""
+    ref = st.session_state.get("game_ref") or {}
+    return "code" if ref.get("code") else "join" if ref.get("join") else None
+
+
+def renewed_text() -> str:
+    return _("The mission leader renewed this game's join link and code: this one no longer works. Ask for "
+             "the new link or code.")
+
+
+def _join_renewed(game_id: str, code: str) -> bool:
+    try:
+        meta = store().get(game_id).meta
+    except StoreError:
+        return False
+    return join_renewed(meta, code)
 
 
 def _seat_name(meta: dict, seat: int) -> str:
@@ -295,7 +340,8 @@ def recheck_remembered(entry: dict) -> None:
 def _claims_print(meta: dict) -> str:
     claims = meta.get("claims") if isinstance(meta, dict) else None
     codes = meta.get("seat_codes") if isinstance(meta, dict) else None
-    return hashlib.sha256(json.dumps([claims, codes], sort_keys=True, default=str).encode()).hexdigest()
+    asks = meta.get("takeover_requests") if isinstance(meta, dict) else None  # the host's prompt, the asker's answer
+    return hashlib.sha256(json.dumps([claims, codes, asks], sort_keys=True, default=str).encode()).hexdigest()
 
 
 def watch_game(ses, *, events: bool, busy: bool = False):
@@ -327,6 +373,13 @@ def watch_game(ses, *, events: bool, busy: bool = False):
         except StoreError:
             st.rerun()
             return
+        seat, ss = my_seat(), st.session_state
+        if seat is not None and time.monotonic() - ss.get("seen_at", -SEEN_EVERY_S) >= SEEN_EVERY_S:
+            ss["seen_at"] = time.monotonic()  # this seat's device is still here: its seat stays held
+            try:
+                mark_seat_seen(store(), gid, seat, device.device_id())
+            except StoreError:
+                pass
         if _claims_print(now.meta) != seen_claims or (events and now.n_events != seen_n):
             st.rerun()
 

@@ -16,18 +16,11 @@ from test_browser_play import idle, press  # the same tap as the play tests (wai
 
 from nochmal.ui import tableview as tv
 from nochmal.store.session import GameSession
-from nochmal.store.db import GameStore
+from nochmal.ui.device import STORAGE_KEY
 
 REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def store(app_server):
-    s = GameStore(app_server.db)
-    yield s
-    s.close()
 
 
 def test_cli_import_json_path_opens_the_game_as_host_and_its_join_link_claims_a_seat(
@@ -69,5 +62,8 @@ def test_cli_import_json_path_opens_the_game_as_host_and_its_join_link_claims_a_
     expect(phone.get_by_text("This device now plays seat 3: Cy.")).to_be_visible()
     query = parse_qs(urlparse(phone.url).query)
     assert query["seat"] == ["3"] and "join" not in query
-    assert GameSession.load(store, answer["id"]).seat_of_code(query["code"][0]) == 2
+    phone.wait_for_function(f"() => (localStorage.getItem({STORAGE_KEY!r}) || '').includes({answer['id']!r})")
+    stored = phone.evaluate(f"() => JSON.parse(localStorage.getItem({STORAGE_KEY!r}) || '[]')")  # issue 46: not in the URL
+    assert GameSession.load(store, answer["id"]).seat_of_code(
+        next(e["code"] for e in stored if e["game"] == answer["id"])) == 2
     screenshot(phone, "join-link-claimed-seat")

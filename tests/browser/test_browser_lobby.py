@@ -19,7 +19,6 @@ from test_browser_play import cell, enter_roll
 from test_browser_play import press  # the same tap as the play tests (waits for the page first)
 
 from nochmal.engine.dice import Roll
-from nochmal.store.db import GameStore
 from nochmal.store.session import GameSession
 from nochmal.ui import tableview as tv
 from nochmal.ui.device import ID_KEY, STORAGE_KEY
@@ -27,13 +26,6 @@ from nochmal.ui.panels.join import qr_modules
 
 pytestmark = pytest.mark.browser
 NAMES = ["Ada", "Bo", "Cy"]
-
-
-@pytest.fixture
-def store(app_server):
-    s = GameStore(app_server.db)
-    yield s
-    s.close()
 
 
 def query(page) -> dict:
@@ -54,8 +46,16 @@ def on_seat(page, store, gid: str, seat: int) -> str:
     expect(page).to_have_url(re.compile(r"/table\?"))
     q = query(page)
     assert q["game"] == gid and q["seat"] == str(seat + 1) and "join" not in q, q
-    assert GameSession.load(store, gid).seat_of_code(q["code"]) == seat
-    return q["code"]
+    code = stored_code(page, gid)  # the code leaves the address bar once the browser keeps it (issue 46)
+    assert GameSession.load(store, gid).seat_of_code(code) == seat
+    return code
+
+
+def stored_code(page, gid: str) -> str:
+    """The code this browser keeps for ``gid`` (its localStorage)."""
+    page.wait_for_function(f"() => (localStorage.getItem({STORAGE_KEY!r}) || '').includes({gid!r})", timeout=WAIT_MS)
+    entries = page.evaluate(f"() => JSON.parse(localStorage.getItem({STORAGE_KEY!r}))")
+    return next(e["code"] for e in entries if e["game"] == gid)
 
 
 def page_state(page) -> str:
@@ -112,7 +112,7 @@ def test_phones_join_by_seat_links_reload_restart_resume_and_a_take_over(page, n
     expect(panel).to_contain_text("Every human seat has a device.")
     screenshot(page, "lobby-host-all-claimed")
 
-    # a reload keeps the seat (the URL has its code)
+    # a reload keeps the seat (its code is in the browser's storage)
     phones[0].reload()
     assert on_seat(phones[0], store, gid, 0) == codes[0]
 
@@ -148,6 +148,9 @@ def test_phones_join_by_seat_links_reload_restart_resume_and_a_take_over(page, n
     assert GameSession.load(store, gid).seat_of_code(codes[1]) == 1  # asking changed nothing
     screenshot(fourth, "lobby-takeover-ask")
     press(fourth.get_by_role("button", name="Take over seat 2"))
+    # seat 2's phone is still there: the mission leader's screen is asked first (issue 46)
+    expect(fourth.get_by_text("Waiting for the mission leader's consent to take over seat 2 (Bo)")).to_be_visible()
+    press(page.locator(".st-key-takeover-ask-1").get_by_role("button", name="Allow"))
     new_code = on_seat(fourth, store, gid, 1)
     assert new_code != codes[1]
 

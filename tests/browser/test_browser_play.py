@@ -27,7 +27,7 @@ from nochmal.engine.dice import Roll
 from nochmal.engine.game import CHANCE, TEAM
 from nochmal.engine.moves import PASS, Cross
 from nochmal.store.session import GameSession
-from nochmal.store.db import GameStore
+from nochmal.ui.device import STORAGE_KEY
 from nochmal.ui.explain import cell_label
 
 pytestmark = pytest.mark.browser
@@ -41,13 +41,6 @@ COOP_SHEET = tv.make_game("coop", tv.default_sheets("coop", 1), 1).sheets[0]  # 
 
 
 # --------------------------------------------------------------------------- engine side
-@pytest.fixture
-def store(app_server):
-    s = GameStore(app_server.db)
-    yield s
-    s.close()
-
-
 def new_game(store, players=2, kind="companion", names_=("Ada", "Bo", "Cy"), bots=None, seed=None) -> GameSession:
     game = tv.make_game("coop", tv.default_sheets("coop", players), 1)
     return GameSession.create(store, game, title=f"browser {kind} {players}p", seat_names=list(names_[:players]),
@@ -296,7 +289,11 @@ def test_companion_game_created_and_played_in_the_browser(page, app_url, store, 
     # the Table page: the game is named in the URL, a roll is due
     expect(page.get_by_role("button", name="Enter roll")).to_be_visible()
     query = parse_qs(urlparse(page.url).query)
-    gid, code = query["game"][0], query["code"][0]
+    gid = query["game"][0]
+    # the host code: in this browser's storage (it leaves the address bar once stored, issue 46)
+    page.wait_for_function(f"() => (localStorage.getItem({STORAGE_KEY!r}) || '').includes({gid!r})")
+    code = next(e["code"] for e in page.evaluate(f"() => JSON.parse(localStorage.getItem({STORAGE_KEY!r}))")
+                if e["game"] == gid)
     assert urlparse(page.url).path == "/table"
     ses = load(store, gid)
     assert ses.meta["kind"] == "companion" and ses.seat_names == ["Ada", "Bo"]

@@ -31,7 +31,6 @@ from test_browser_play import FACE_NAMES, idle, load, press, select_cell, small_
 from nochmal.engine.cells import names
 from nochmal.engine.game import CHANCE, TEAM
 from nochmal.engine.moves import PASS
-from nochmal.store.db import GameStore
 from nochmal.ui import tableview as tv
 from nochmal.ui.explain import cell_label, event_text
 
@@ -46,13 +45,6 @@ LANDSCAPE = {"width": 844, "height": 390}
 PORTRAIT = {"width": 390, "height": 844}
 PHONE_VIEWPORTS = (LANDSCAPE, PORTRAIT, LANDSCAPE)  # seats 1, 2, 3
 SHOT_TURNS = {1: "t01", 10: "t10", 19: "t19"}
-
-
-@pytest.fixture
-def store(app_server):
-    s = GameStore(app_server.db)
-    yield s
-    s.close()
 
 
 class Taps:

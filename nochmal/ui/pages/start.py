@@ -17,9 +17,11 @@ from nochmal.ui import device, state
 from nochmal.ui.labels import mission_name, provenance_label
 from nochmal.ui.layout import follow_goto
 from nochmal.ui.panels.coopset import page_link, sheets_note
-from nochmal.ui.panels.join import claim_from_link, claim_prompt, join_panel, lobby_panel, seat_claim
+from nochmal.ui.panels.join import (claim_from_link, claim_prompt, join_panel, lobby_panel, seat_claim,
+                                    takeover_prompts)
 from nochmal.ui.panels.team_plan import team_plan_panel
 from nochmal.ui.safe import code, md
+from nochmal.ui.storeerror import store_error_text
 
 ss = st.session_state
 #: the option values of the choices (language-free); their texts: :func:`kind_label` and so on
@@ -212,8 +214,11 @@ def _create() -> None:
         game = tv.make_game(mode, sheets, int(ss.get("new-mission") or 1))
         ses = GameSession.create(state.store(), game, title=title, seat_names=names, kind=kind,
                                  seed=int(seed_text) if seed_text else None, bots=bots)
-    except (NochmalError, StoreError) as err:
+    except NochmalError as err:
         state.flash("error", _("Could not create the game: {error}").format(error=md(err)))
+        return
+    except StoreError as err:
+        state.flash("error", store_error_text(err))  # read-only, full, ...: never the store's path
         return
     state.open_as_host(ses)
     state.flash("success", _("Game created — id {id}, host code {host_code} (keep it to resume). Other devices "
@@ -228,7 +233,8 @@ def _open() -> None:
     try:
         opened = state.check_code(gid, typed)  # throttled; the same answer for an unknown id and a wrong code
     except AccessError as err:
-        state.flash("error", state.access_text(err))  # our own fixed text: no user data in it
+        renewed = not isinstance(err, TooManyGuessesError) and state._join_renewed(gid, typed)
+        state.flash("error", state.renewed_text() if renewed else state.access_text(err))  # our own fixed texts
         return
     ses = opened.session
     if opened.role == "host":
@@ -349,7 +355,7 @@ def _delete() -> None:
     try:
         state.store().delete_game(gid)
     except StoreError as err:
-        state.flash("error", md(err))
+        state.flash("error", store_error_text(err))
         return
     state.forget_game(gid)
     ss["del-confirm"] = False
@@ -397,6 +403,7 @@ if opened is not None:
         st.markdown(_("**Open game:** {title} · id {id} · {role}").format(title=md(ses.title), id=code(ses.game_id),
                                                                            role=role))
         if access == "host":
+            takeover_prompts(ses)
             with st.expander(_("📱 Join with phones"), expanded=True):
                 lobby_panel(ses, key="start-lobby")
                 join_panel(ses, key="start-join")

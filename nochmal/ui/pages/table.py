@@ -20,7 +20,7 @@ from nochmal.ui.panels import news as news_panel
 from nochmal.ui.panels.advisor import advisor_panel, selection_ctx
 from nochmal.ui.panels.decision import decision_panel
 from nochmal.ui.panels.dice import dice_entry, dice_panel, roll_button
-from nochmal.ui.panels.join import join_panel, lobby_panel, seat_claim
+from nochmal.ui.panels.join import claim_prompt, join_panel, lobby_panel, seat_claim, takeover_prompts
 from nochmal.ui.panels.mission import mission_panel
 from nochmal.ui.panels.move_entry import move_controls, readonly_sheet, reset_picks
 from nochmal.ui.panels.outcome import outcome_panel
@@ -29,6 +29,7 @@ from nochmal.ui.panels.team_plan import team_plan_panel
 from nochmal.ui.panels.track import turn_track
 from nochmal.ui.panels.undo import undo_button
 from nochmal.ui.safe import md
+from nochmal.ui.storeerror import store_error_text
 from nochmal.ui.scroll import scroll_to_top
 from nochmal.ui.style import phone_css
 
@@ -56,8 +57,10 @@ def _bots(ses, bots, kind) -> None:
             except ConflictError:
                 ses.refresh()
                 st.warning(conflict_text())
-            except (NochmalError, StoreError) as err:
+            except NochmalError as err:
                 st.error(_("A bot could not move: {error}").format(error=md(err)))
+            except StoreError as err:
+                st.error(store_error_text(err))  # read-only, full, ...: never the store's path
     elif not auto:
         st.button(_("Let bots play"), key="bots-btn", icon="🤖", on_click=_let_bots_play,
                   disabled=tv.bot_to_move(ses.state, bots, kind) is None)
@@ -176,6 +179,8 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
         with st.expander(_("Team plan")):
             team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
     state.show_flash()
+    if access == "host":
+        takeover_prompts(ses)  # a device asks to take over a seat whose phone is still connected
     entry_seat = None
     claims = {int(k) for k in (ses.meta.get("claims") or {}) if str(k).isdigit()}
     deciding = tv.seats_to_decide(gs) if not gs.is_terminal() else []
@@ -254,6 +259,7 @@ show_toast()
 if access == "seat" and device_seat is None:
     st.subheader(md(ses.title))
     with st.container(border=True):
+        claim_prompt(ses)
         seat_claim(ses)
 elif device_seat is not None:
     _bots(ses, bots, kind)

@@ -9,6 +9,7 @@ human seat of this game (1-6, digits only), else the link is refused and nothing
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import segno
@@ -17,7 +18,9 @@ import streamlit as st
 from nochmal.engine.errors import NochmalError
 from nochmal.data.i18n import _, pgettext
 from nochmal.store.db import StoreError
-from nochmal.store.session import SeatTakenError, format_short_code
+from nochmal.ui.storeerror import store_error_text
+from nochmal.store.session import (ConsentNeededError, GameOverError, RequestPendingError, SeatTakenError,
+                                   format_short_code)
 from nochmal.ui import device, state
 from nochmal.ui.actions import need, run_action
 from nochmal.ui.labels import seat_label
@@ -25,6 +28,7 @@ from nochmal.ui.safe import code, html_text, md
 
 #: The URL parameter of a per-seat link: the seat (counted from 1) to claim at once.
 CLAIM_PARAM = "claim"
+PAGES_DIR = Path(__file__).resolve().parents[1] / "pages"
 _CLAIM_RE = re.compile(r"^[1-9][0-9]?$")
 
 
@@ -35,10 +39,38 @@ def _claimed(ses, seat: int, seat_code: str) -> str:
     state.set_game(ses.game_id, seat_code, seat)
     ss["my_seat"] = seat
     ss["takeover"] = None
+    ss["takeover_wait"] = None
     ss["claim_note"] = None
     state.remember_seat(ses, seat_code, seat)
     state.goto("table")
     return _("This device now plays seat {seat}: {name}.").format(seat=seat + 1, name=md(ses.seat_names[seat]))
+
+
+def ended_text() -> str:
+    return _("This game has ended: its seats can no longer be claimed.")
+
+
+def _claim_or_ask(ses, seat: int, seen: object) -> str | None:
+    """Claim ``seat`` (compare-and-set against ``seen``, the holder this device was shown); a
+    seat whose device is still connected becomes a request to the mission leader instead
+    (:meth:`~nochmal.store.session.GameSession.request_takeover`): this device then waits for the
+    answer (:func:`claim_prompt`). Returns the message to show."""
+    ss = st.session_state
+    try:
+        seat_code = ses.claim_seat(seat, device.device_id(), seen=seen)
+    except GameOverError:
+        ss["takeover"] = None
+        return ended_text()
+    except ConsentNeededError:
+        try:
+            token = ses.request_takeover(seat, device.device_id(), seen=seen)
+        except RequestPendingError:
+            ss["takeover"] = None
+            return _("Another device already asks to take over seat {seat}. Try again later.").format(seat=seat + 1)
+        ss["takeover"] = None
+        ss["takeover_wait"] = {"game": ses.game_id, "seat": seat, "token": token}
+        return _("Asked the mission leader to let this device take over seat {seat}.").format(seat=seat + 1)
+    return _claimed(ses, seat, seat_code)
 
 
 def _claim(seat_key: str, seen: dict) -> None:
@@ -49,8 +81,7 @@ def _claim(seat_key: str, seen: dict) -> None:
         need(seat is not None, _("choose a seat first"))
         # compare-and-set against the claims this device was shown: a seat claimed meanwhile
         # by another device gives "just claimed by another device — try again"
-        seat_code = ses.claim_seat(int(seat), device.device_id(), seen=seen.get(str(seat)))
-        return _claimed(ses, int(seat), seat_code)
+        return _claim_or_ask(ses, int(seat), seen.get(str(seat)))
 
     run_action(do)
 
@@ -77,9 +108,13 @@ def claim_from_link(ses, access: str) -> None:
     if raw is None:
         return
     del st.query_params[CLAIM_PARAM]
-    if access != "seat" or state.my_seat() is not None or not st.query_params.get("join"):
+    if access != "seat" or state.my_seat() is not None or state.opened_with() != "join":
         return  # opened with the host's or a seat's own code: there is nothing to claim
     n = ses.game.n_seats
+    if ses.state.is_terminal():
+        ss["takeover"] = None
+        ss["claim_note"] = {"game": ses.game_id, "text": ended_text()}
+        return
     seat = parse_claim(raw, n)
     bots = ses.meta.get("bots") or [None] * n
     ss["takeover"] = None
@@ -98,13 +133,17 @@ def claim_from_link(ses, access: str) -> None:
         return
     try:
         seat_code = ses.claim_seat(seat, device.device_id(), seen=holder)
+    except GameOverError:
+        ss["claim_note"] = {"game": ses.game_id, "text": ended_text()}
+        return
     except SeatTakenError:  # claimed between this device's look and its claim
         ses.refresh()
         ss["takeover"] = {"game": ses.game_id, "seat": seat, "seen": (ses.meta.get("claims") or {}).get(str(seat))}
         return
-    except (NochmalError, StoreError) as err:
+    except (NochmalError, StoreError) as err:  # a store error: a sentence, never the store's path
+        error = store_error_text(err) if isinstance(err, StoreError) else md(err)
         ss["claim_note"] = {"game": ses.game_id,
-                            "text": _("Could not claim seat {seat}: {error}").format(seat=seat + 1, error=md(err))}
+                            "text": _("Could not claim seat {seat}: {error}").format(seat=seat + 1, error=error)}
         return
     state.flash("success", _claimed(ses, seat, seat_code))
 
@@ -113,24 +152,58 @@ def _take_over(seat: int, seen: object) -> None:
     def do(ses, access):
         need(access in ("seat", "host"), _("a join link or join code is needed to claim a seat"))
         try:
-            seat_code = ses.claim_seat(seat, device.device_id(), seen=seen)
+            return _claim_or_ask(ses, seat, seen)
         except SeatTakenError:
             ses.refresh()
             st.session_state["takeover"] = {"game": ses.game_id, "seat": seat,
                                             "seen": (ses.meta.get("claims") or {}).get(str(seat))}
             raise
-        return _claimed(ses, seat, seat_code)
 
     run_action(do)
 
 
-def claim_prompt(ses, key: str = "claim-link") -> None:
-    """What a per-seat link left to say: its refusal, or "Seat 2 (Bo) is played on another
-    device — take it over?" with one button."""
+def _stop_waiting() -> None:
+    st.session_state["takeover_wait"] = None
+
+
+def _waiting(ses, key: str) -> None:
+    """A device that asked to take over a seat: the mission leader's answer, fetched on every
+    run (the page reruns when the game's requests change: ``state.watch_game``)."""
     ss = st.session_state
+    w = ss.get("takeover_wait")
+    if not (w and w.get("game") == ses.game_id) or state.my_seat() is not None:
+        return
+    seat = int(w["seat"])
+    status, seat_code = ses.takeover_answer(seat, w.get("token"))
+    if status == "pending":
+        with st.container(key=f"{key}-waiting"):
+            st.info(_("Waiting for the mission leader's consent to take over seat {seat} ({name}) on this "
+                      "device…").format(seat=seat + 1, name=md(ses.seat_names[seat])), icon="⏳")
+            st.button(_("Stop asking"), key=f"{key}-stop-asking", on_click=_stop_waiting)
+        return
+    ss["takeover_wait"] = None
+    if status == "allowed" and seat_code:
+        state.flash("success", _claimed(ses, seat, seat_code))
+        st.rerun()  # the Table page opens on the seat's sheet (follow_goto at the next run's start)
+    elif status == "refused":
+        ss["claim_note"] = {"game": ses.game_id, "text": _(
+            "The mission leader refused to let this device take over seat {seat}.").format(seat=seat + 1)}
+    else:
+        ss["claim_note"] = {"game": ses.game_id, "text": _(
+            "The request to take over seat {seat} lapsed. Ask again if you still need the seat.").format(
+                seat=seat + 1)}
+
+
+def claim_prompt(ses, key: str = "claim-link") -> None:
+    """What a per-seat link left to say: its refusal, "Seat 2 (Bo) is played on another
+    device — take it over?" with one button, or the wait for the mission leader's consent."""
+    ss = st.session_state
+    _waiting(ses, key)
     note = ss.get("claim_note")
     if note and note.get("game") == ses.game_id and state.my_seat() is None:
         st.error(note["text"])
+        if ses.state.is_terminal():
+            st.page_link(str(PAGES_DIR / "history.py"), label=_("View the game (read-only)"), icon="📜")
     t = ss.get("takeover")
     if t and t.get("game") == ses.game_id and state.my_seat() is None:
         seat = int(t["seat"])
@@ -143,6 +216,13 @@ def claim_prompt(ses, key: str = "claim-link") -> None:
 
 def seat_claim(ses, key: str = "claim-seat") -> None:
     """A device that joined (join link or short code) picks the seat it plays."""
+    if ses.state.is_terminal():
+        st.info(ended_text())
+        st.page_link(str(PAGES_DIR / "history.py"), label=_("View the game (read-only)"), icon="📜")
+        return
+    w = st.session_state.get("takeover_wait")
+    if w and w.get("game") == ses.game_id:
+        return  # waiting for the mission leader's answer (claim_prompt)
     claims = dict(ses.meta.get("claims") or {})
     bots = ses.meta.get("bots") or [None] * ses.game.n_seats
     options = [i for i in range(ses.game.n_seats) if not bots[i]]
@@ -157,6 +237,54 @@ def seat_claim(ses, key: str = "claim-seat") -> None:
 
     st.radio(_("Which seat do you play on this device?"), options, format_func=fmt, key=key, index=None)
     st.button(_("Claim this seat"), key=f"{key}-btn", type="primary", on_click=_claim, args=(key, claims))
+
+
+# --------------------------------------------------------------------------- the host's answers
+def _answer(seat: int, allow: bool) -> None:
+    def do(ses, access):
+        need(access == "host", _("only the mission leader's screen answers take-over requests"))
+        if not ses.answer_takeover(seat, allow):
+            return _("That request was already answered or has lapsed.")
+        if allow:
+            return _("Seat {seat} ({name}) now plays on the new device; the old one was told.").format(
+                seat=seat + 1, name=md(ses.seat_names[seat]))
+        return _("Refused: seat {seat} ({name}) stays on its device.").format(seat=seat + 1,
+                                                                              name=md(ses.seat_names[seat]))
+
+    run_action(do)
+
+
+def takeover_prompts(ses, key: str = "takeover-ask") -> None:
+    """For the host screen: every device that asks to take over a seat whose phone is still
+    connected, with Allow / Refuse."""
+    for req in ses.takeover_requests():
+        seat = req["seat"]
+        with st.container(key=f"{key}-{seat}", border=True):
+            st.warning(_("Device {id} asks to take over seat {seat} ({name}), which plays on device {holder}.").format(
+                id=code(str(req["device"])[:6]), seat=seat + 1, name=md(ses.seat_names[seat]),
+                holder=code(str(req.get("holder") or "")[:6])), icon="📱")
+            with st.container(horizontal=True):
+                st.button(_("Allow"), key=f"{key}-{seat}-allow", type="primary", on_click=_answer, args=(seat, True))
+                st.button(_("Refuse"), key=f"{key}-{seat}-refuse", on_click=_answer, args=(seat, False))
+
+
+def _renew() -> None:
+    def do(ses, access):
+        need(access == "host", _("only the mission leader's screen renews the join link"))
+        ses.renew_join_codes()
+        return _("New join link and short join code: the old ones no longer open this game. Phones that "
+                 "play a seat keep it.")
+
+    run_action(do)
+
+
+def _release(seat: int) -> None:
+    def do(ses, access):
+        need(access == "host", _("only the mission leader's screen frees a seat"))
+        ses.release_seat(seat)
+        return _("Seat {seat} is free: its link plays it on the next device that opens it.").format(seat=seat + 1)
+
+    run_action(do)
 
 
 def join_link(ses, seat: int | None = None) -> str:
@@ -226,6 +354,9 @@ def join_panel(ses, key: str) -> None:
                              "address in its place (start with `nochmal serve --host 0.0.0.0`)."))
             st.caption(_("Or type on **Start → Resume or join**: game id {id}, short join code {code}").format(
                 id=code(ses.game_id), code=code(format_short_code(ses.meta.get("join_code")))))
+            st.button(_("Renew join link and code"), key=f"{key}-renew", icon="🔄", on_click=_renew,
+                      help=_("A new link and short code: the old ones stop working at once (phones that already "
+                             "play a seat keep it)."))
         free = free_seats(ses)
         if not free:
             st.caption(_("Every human seat has a device."))
@@ -242,6 +373,10 @@ def join_panel(ses, key: str) -> None:
                 st.markdown(f"**{seat_label(names, seat)}**")
                 if seat not in free:
                     st.markdown(_("📱 joined on {device}").format(device=device_label(claims.get(str(seat)))))
+                    st.button(_("Free this seat"), key=f"{key}-seat-{seat}-free", type="tertiary",
+                              on_click=_release, args=(seat,),
+                              help=_("For a new phone: the seat's link plays it there at once, and the old "
+                                     "device is told."))
                     continue
                 url = join_link(ses, seat)
                 with st.container(key=f"{key}-seat-{seat}-qr"):
