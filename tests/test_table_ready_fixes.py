@@ -225,7 +225,10 @@ def test_build_cross_says_when_the_die_was_set_aside_R_PASSIVE():
         st_.apply(PASS, seat=1 - active)
     st_.apply(Roll.of([2, 0, 1], [1, 2, 3]))  # blue, yellow, green: the only blue die
     active, passive = st_.active, 1 - st_.active
-    st_.apply(next(m for m in st_.legal_actions(active) if isinstance(m, Cross) and m.colour_die == 2), seat=active)
+    # the active player takes blue + 2, so the passive one-cell cross still has its 1 (the count is
+    # judged before the colour: issue 42)
+    st_.apply(next(m for m in st_.legal_actions(active) if isinstance(m, Cross) and m.colour_die == 2
+                   and m.number_die == 2), seat=active)
     with pytest.raises(IllegalMoveError) as err:
         tv.build_cross(st_, passive, 1 << blue_cell_in_h(st_.seats[passive].sheet))
     assert err.value.rule == "R-PASSIVE"

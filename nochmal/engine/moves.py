@@ -2,8 +2,9 @@
 
 A :class:`Cross` names the dice it uses (a colour-die face and a number-die face), the colour
 it crosses (the die's colour, or any colour for the black X) and the cells as a bit mask.
-:func:`check_cross` raises :class:`IllegalMoveError` with the rule id; :class:`MoveList` is a
-lazy, sorted, indexable view of every legal move for the dice a player may use.
+:func:`check_cross` raises :class:`IllegalMoveError` with the rule id; :func:`cross_for_selection`
+reads the cross a player means by the cells he chose (or names the first rule the choice breaks);
+:class:`MoveList` is a lazy, sorted, indexable view of every legal move for the dice a player may use.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from typing import NamedTuple
 
 from nochmal.engine.cells import COLOURS, FULL, indices, is_connected, mask_of, names, neighbours
 from nochmal.engine.dice import (
+    COLOUR_FACES,
     COLOUR_JOKER,
+    NUMBER_FACES,
     NUMBER_JOKER,
     colour_face_name,
     number_face_name,
@@ -151,6 +154,128 @@ def check_cross(
         raise IllegalMoveError("R-ADJ", f"no cell of {', '.join(names(cells))} is in column {col} or next to a crossed cell", pos())
     if move.joker_cost > jokers_left:
         raise IllegalMoveError("R-JOKER-COST", f"the move needs {move.joker_cost} \"!\" but {jokers_left} are left", pos())
+
+
+#: DECISION: the order in which a selection of cells is judged (:func:`cross_for_selection`): the
+#: first rule broken is the one a refusal names. The rulebook's order (start column, the count
+#: against the number dice and at most 5 cells, one block of one colour, the colour against the
+#: colour dice, adjacency); before it R-FREE (a crossed cell cannot be chosen at all), R-CONNECTED
+#: right after R-BLOCK (both say the cells are not one piece), and R-JOKER-COST last (it depends
+#: on the dice the cells need). An unavailable die (picked, or set aside by the active player) is
+#: reported where its kind is checked (numbers: R-COUNT's place; colours: R-COLOUR's).
+SELECTION_ORDER = ("R-FREE", "R-START", "R-COUNT", "R-BLOCK", "R-CONNECTED", "R-COLOUR", "R-ADJ", "R-JOKER-COST")
+
+
+def _faces_text(faces, names_of, order) -> str:
+    return ", ".join(names_of(f) for f in sorted(faces, key=order.index))
+
+
+def _colour_die_text(face: int) -> str:
+    return "X joker" if face == COLOUR_JOKER else COLOURS[face]
+
+
+def cross_for_selection(
+    sheet: Sheet,
+    crossed: int,
+    jokers_left: int,
+    cells: int,
+    colour_faces: Sequence[int],
+    number_faces: Sequence[int],
+    *,
+    colour_die: int | None = None,
+    number_die: int | None = None,
+    colour: int | None = None,
+    rolled: tuple[Sequence[int], Sequence[int]] | None = None,
+    dice_rule: str = "R-PASSIVE",
+) -> Cross:
+    """The cross a player means by choosing ``cells`` with the dice faces he may use
+    (``colour_faces``, ``number_faces``): the legal one that costs the fewest "!" (then the
+    lower colour die and number die, as :class:`MoveList` sorts). A selection no die reading
+    makes legal raises :class:`IllegalMoveError` naming the *first* rule it breaks, in the order
+    of :data:`SELECTION_ORDER`, with every die it was judged against.
+
+    ``colour_die`` / ``number_die`` / ``colour``: dice (and the X's colour) the player picked
+    himself (None: any that fits). ``rolled``: the whole roll's (colour faces, number faces), so
+    that a die the active player set aside is named as such (reported under ``dice_rule``)."""
+    pos = lambda: position_text(sheet, crossed, jokers_left)  # noqa: E731
+    cfs, nfs = tuple(colour_faces), tuple(number_faces)
+    if colour_die is not None:
+        if colour_die not in cfs:
+            raise IllegalMoveError(dice_rule, f"no colour die showing {colour_face_name(colour_die)} is available "
+                                   f"(available: {', '.join(colour_face_name(f) for f in cfs) or 'none'})", pos())
+        cfs = (colour_die,)
+    if number_die is not None:
+        if number_die not in nfs:
+            raise IllegalMoveError(dice_rule, f"no number die showing {number_face_name(number_die)} is available "
+                                   f"(available: {', '.join(number_face_name(f) for f in nfs) or 'none'})", pos())
+        nfs = (number_die,)
+    if cells & ~FULL or cells < 0:
+        raise InvalidInputError("cells outside the sheet")
+    count = cells.bit_count()
+    listed = ", ".join(names(cells))
+    col = sheet.spec.start_column
+    # R-FREE
+    if cells & crossed:
+        raise IllegalMoveError("R-FREE", f"{', '.join(names(cells & crossed))} already crossed", pos())
+    # R-START
+    if count and not crossed and not cells & sheet.start_mask:
+        raise IllegalMoveError("R-START", f"the first move must include a cell of the start column {col}", pos())
+    # R-COUNT: against the number dice (and never more than 5)
+    if not nfs:
+        raise IllegalMoveError(dice_rule, f"no number die showing {count} is available (available: none)", pos())
+    if not 1 <= count <= MAX_COUNT:
+        raise IllegalMoveError("R-COUNT", f"{count} cells: a move crosses 1 to 5 cells", pos())
+    if count not in nfs and NUMBER_JOKER not in nfs:
+        chosen = f"{count} cell was chosen" if count == 1 else f"{count} cells were chosen"
+        usable = _faces_text(nfs, number_face_name, NUMBER_FACES)
+        kept = rolled is not None and number_die is None and sorted(rolled[1]) != sorted(nfs)
+        if kept and count in rolled[1]:
+            raise IllegalMoveError(dice_rule, f"the {count} number die was set aside by the active player "
+                                              f"(number dice you may use: {usable})", pos())
+        if len(nfs) == 1:
+            shows = "the number die you may use shows" if kept else "the number die shows"
+        else:
+            shows = "the number dice you may use show" if kept else "the number dice show"
+        raise IllegalMoveError("R-COUNT", f"{shows} {usable}, but {chosen}", pos())
+    # R-BLOCK / R-CONNECTED: one piece of one colour block
+    first = (cells & -cells).bit_length() - 1
+    cell_colour = sheet.colour_of[first]
+    if cells & ~sheet.colour_masks[cell_colour]:
+        raise IllegalMoveError("R-BLOCK", f"{listed} are not all one colour", pos())
+    if cells & ~sheet.block_of[first].mask:
+        raise IllegalMoveError("R-BLOCK", f"{listed} lie in more than one {COLOURS[cell_colour]} block", pos())
+    if not is_connected(cells):
+        raise IllegalMoveError("R-CONNECTED", f"{listed} are not orthogonally connected", pos())
+    # R-COLOUR: against the colour dice
+    if colour is not None and colour_die == COLOUR_JOKER and colour != cell_colour:
+        raise IllegalMoveError("R-COLOUR", f"{listed} not {COLOURS[colour]}", pos())
+    if cell_colour not in cfs and COLOUR_JOKER not in cfs:
+        if colour_die is not None:  # the player picked a die of another colour
+            raise IllegalMoveError("R-COLOUR", f"{listed} not {COLOURS[colour_die]}", pos())
+        name = COLOURS[cell_colour]
+        usable = _faces_text(cfs, _colour_die_text, COLOUR_FACES)
+        if not cfs:
+            raise IllegalMoveError(dice_rule, f"no colour die showing {name} is available (available: none)", pos())
+        if rolled is not None and cell_colour in rolled[0]:
+            raise IllegalMoveError(dice_rule, f"the {name} colour die was set aside by the active player "
+                                              f"(colour dice you may use: {usable})", pos())
+        if rolled is not None and COLOUR_JOKER in rolled[0]:
+            raise IllegalMoveError(dice_rule, f"no {name} colour die this roll, and the X joker was set aside "
+                                              f"by the active player (colour dice you may use: {usable})", pos())
+        raise IllegalMoveError("R-COLOUR", f"no {name} colour die this roll (colour dice you may use: {usable})", pos())
+    # R-ADJ (R-START was judged above: a first move with a cell in column H is next to it)
+    if not cells & (sheet.start_mask | neighbours(crossed)):
+        raise IllegalMoveError("R-ADJ", f"no cell of {listed} is in column {col} or next to a crossed cell", pos())
+    # R-JOKER-COST: the cheapest reading
+    readings = [Cross(c, n, cell_colour, cells)
+                for c in ((cell_colour,) if cell_colour in cfs else ()) + ((COLOUR_JOKER,) if COLOUR_JOKER in cfs else ())
+                for n in ((count,) if count in nfs else ()) + ((NUMBER_JOKER,) if NUMBER_JOKER in nfs else ())]
+    move = min(readings, key=lambda m: (m.joker_cost, m.colour_die, m.number_die))
+    if move.joker_cost > jokers_left:
+        raise IllegalMoveError("R-JOKER-COST", f"the move needs {move.joker_cost} \"!\" but {jokers_left} are left",
+                               pos())
+    check_cross(sheet, crossed, jokers_left, move, colour_faces, number_faces, dice_rule)  # the one judge of a cross
+    return move
 
 
 def is_legal_cross(sheet, crossed, jokers_left, move, colour_faces=None, number_faces=None) -> bool:

@@ -293,6 +293,21 @@ def _joker_cost(m) -> str:
     return text.format(n=m[1], left=m[2])
 
 
+def _number_dice(m) -> str:
+    """"the number dice (you may use) show 2, 3, 4, but 1 cell was chosen" in words, every die named."""
+    dice, n = and_list(_face(f) for f in _items(m[2])), int(m[3])
+    if m[1]:
+        text = ngettext("The number dice you may use show {dice}, but you chose {n} cell: "
+                        "cross as many cells as one of them shows.",
+                        "The number dice you may use show {dice}, but you chose {n} cells: "
+                        "cross as many cells as one of them shows.", n)
+    else:
+        text = ngettext("The number dice show {dice}, but you chose {n} cell: cross as many cells as one of them shows.",
+                        "The number dice show {dice}, but you chose {n} cells: cross as many cells as one of them "
+                        "shows.", n)
+    return text.format(dice=dice, n=n)
+
+
 def _usable(dice: str) -> str:
     return ", ".join(_die(d) for d in _items(dice))
 
@@ -323,6 +338,18 @@ _REWRITES: list[tuple[str | None, re.Pattern, object]] = [
     ("R-COUNT", re.compile(r"^0 cells: .*$"), lambda m: _("Choose at least one cell to cross.")),
     ("R-COUNT", re.compile(r"^(\d+) cells: a move crosses 1 to 5 cells$"),
      lambda m: _("You chose {n} cells, but one cross takes 1 to 5 cells.").format(n=m[1])),
+    ("R-COUNT", re.compile(r"^the number dice( you may use)? show (.+), but (\d+) cells? (?:was|were) chosen$"),
+     _number_dice),
+    ("R-COUNT", re.compile(r"^the number die you may use shows (.), but (\d+) cells? (?:was|were) chosen$"),
+     lambda m: ngettext("The number die you may use shows {die}, but you chose {n} cell: cross exactly {die}.",
+                        "The number die you may use shows {die}, but you chose {n} cells: cross exactly {die}.",
+                        int(m[2])).format(die=_face(m[1]), n=m[2])),
+    (None, re.compile(r"^the (\d) number die was set aside by the active player \(number dice you may use: (.*)\)$"),
+     lambda m: _("The {die} number die was set aside by the active player (number dice you may use: {dice}).").format(
+         die=m[1], dice=and_list(_face(f) for f in _items(m[2])))),
+    ("R-BLOCK", re.compile(r"^(.+) are not all one colour$"),
+     lambda m: _("{cells} are not all one colour: one cross stays inside one area of touching cells of one "
+                 "colour.").format(cells=_list(m[1]))),
     ("R-COUNT", re.compile(r"^the number die shows (\d), but (\d+) cells? (?:was|were) chosen$"),
      lambda m: ngettext("The number die shows {die}, but you chose {n} cell: cross exactly {die}.",
                         "The number die shows {die}, but you chose {n} cells: cross exactly {die}.",

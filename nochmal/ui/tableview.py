@@ -11,11 +11,11 @@ import re
 from collections.abc import Callable, Sequence
 
 from nochmal.data import coopset
-from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER
+from nochmal.engine.dice import COLOUR_JOKER
 from nochmal.engine.errors import InvalidInputError
 from nochmal.store.events import CrossEvent, PassEvent, RollEvent, UndoEvent
 from nochmal.engine.game import ACTIVE, CHANCE, PASSIVE, TEAM, Game, variant
-from nochmal.engine.moves import Cross
+from nochmal.engine.moves import Cross, cross_for_selection
 from nochmal.bots.policies import get_policy
 
 
@@ -88,47 +88,26 @@ def moves_for_cells(state, seat: int, cells: int, colour_die=None, number_die=No
 
 def build_cross(state, seat: int, cells: int, colour_die=None, number_die=None, colour=None) -> Cross:
     """The cross a player means by tapping ``cells`` (and maybe choosing dice): the cheapest
-    legal one if there is one; otherwise the most plausible reading, so that
-    ``State.apply`` rejects it with the rule it breaks."""
+    legal one, read by the engine (:func:`~nochmal.engine.moves.cross_for_selection`) from the
+    dice the seat may use now; a selection no reading makes legal raises
+    :class:`~nochmal.engine.errors.IllegalMoveError` naming the first rule it breaks.
+
+    A seat that does not decide now gets a plain reading of the cells, so that ``State.apply``
+    refuses it for the order of play (R-ORDER)."""
     if not cells:
         raise InvalidInputError("tap the cells to cross first", rule="R-COUNT")
-    legal = moves_for_cells(state, seat, cells, colour_die, number_die, colour)
-    if legal:
-        return legal[0]
-    sheet = state.seats[seat].sheet
-    first_cell = (cells & -cells).bit_length() - 1
-    if colour is None:
-        colour = colour_die if colour_die is not None and colour_die != COLOUR_JOKER else sheet.colour_of[first_cell]
+    s = state.seats[seat]
+    if seat not in seats_to_decide(state):
+        first_colour = s.sheet.colour_of[(cells & -cells).bit_length() - 1]
+        return Cross(colour_die if colour_die is not None else first_colour,
+                     number_die if number_die is not None else min(cells.bit_count(), 5),
+                     colour if colour is not None else first_colour, cells)
     cf, nf = state.dice_for(seat)
-    if colour_die is None and cf and colour not in cf and COLOUR_JOKER not in cf:
-        # No die of the cells' colour (nor an X) for this seat: say so, rather than guess
-        # another die and let the engine complain about that die's colour.
-        from nochmal.engine.cells import COLOURS, names
-        from nochmal.engine.errors import IllegalMoveError
-        from nochmal.engine.moves import position_text
-        from nochmal.ui.labels import sorted_dice
-
-        s = state.seats[seat]
-        pos = position_text(sheet, s.crossed, s.jokers_left)
-        name = COLOURS[colour]
-        wrong = cells & ~sheet.colour_masks[colour]
-        if wrong:  # the cells themselves are of several colours: that is the problem
-            raise IllegalMoveError("R-COLOUR", f"{', '.join(names(wrong))} not {name}", pos)
-        usable = ", ".join("X joker" if f == COLOUR_JOKER else COLOURS[f] for f in sorted_dice(set(cf), ())[0])
-        rolled = state.dice.colours if state.dice is not None else ()
-        if colour in rolled:  # rolled, but the active player's pick set it aside
-            raise IllegalMoveError("R-PASSIVE", f"the {name} colour die was set aside by the active player "
-                                                f"(colour dice you may use: {usable})", pos)
-        if COLOUR_JOKER in rolled:
-            raise IllegalMoveError("R-PASSIVE", f"no {name} colour die this roll, and the X joker was set aside "
-                                                f"by the active player (colour dice you may use: {usable})", pos)
-        raise IllegalMoveError("R-COLOUR", f"no {name} colour die this roll (colour dice you may use: {usable})", pos)
-    if colour_die is None:
-        colour_die = colour if colour in cf else COLOUR_JOKER if COLOUR_JOKER in cf else (cf[0] if cf else colour)
-    if number_die is None:
-        count = cells.bit_count()
-        number_die = count if count in nf else NUMBER_JOKER if NUMBER_JOKER in nf else (nf[0] if nf else min(count, 5))
-    return Cross(colour_die, number_die, colour, cells)
+    rolled = (state.dice.colours, state.dice.numbers) if state.dice is not None else None
+    return cross_for_selection(s.sheet, s.crossed, s.jokers_left, cells, cf, nf,
+                               colour_die=colour_die, number_die=number_die,
+                               colour=colour if colour_die == COLOUR_JOKER else None, rolled=rolled,
+                               dice_rule="R-ACTIVE" if state.phase == ACTIVE else "R-PASSIVE")
 
 
 # --------------------------------------------------------------------------- the event log

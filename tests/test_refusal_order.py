@@ -1,0 +1,273 @@
+"""A refused selection of cells names the first rule it actually breaks (issue 42, item 2).
+
+The app reads a tapped selection through the engine (:func:`nochmal.engine.moves.cross_for_selection`,
+via :func:`nochmal.ui.tableview.build_cross`) against the dice the seat may use now, and
+:func:`nochmal.ui.explain.refusal` words the refusal. The order (the rulebook's, as issue 42 lists it):
+start column, the count against the number dice (and at most 5), one block of one colour,
+the colour against the colour dice, adjacency; R-FREE before all, R-CONNECTED after R-BLOCK,
+R-JOKER-COST last (:data:`nochmal.engine.moves.SELECTION_ORDER`).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from nochmal.data import i18n
+from nochmal.engine.cells import FULL, is_connected, mask_of, neighbours
+from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER, Roll
+from nochmal.engine.errors import IllegalMoveError
+from nochmal.engine.moves import PASS, Cross, check_cross, cross_for_selection, legal_moves
+from nochmal.engine.sheet import get_sheet
+from nochmal.ui import tableview as tv
+from nochmal.ui.explain import refusal
+
+Y, G, B, R, O = range(5)
+STD = get_sheet("standard")
+COOP_I = get_sheet("coop-I")
+
+
+def M(cells: str) -> int:
+    return mask_of(cells.split())
+
+
+def table_position():
+    """A base game on standard sheets, roll 1: yellow, blue, red | 2, 3, 4 (seat 1 active)."""
+    state = tv.make_game("base", ["standard", "standard"]).new_state()
+    state.apply(Roll.of([Y, B, R], [2, 3, 4]))
+    return state
+
+
+def refused(state, cells: int, seat: int = 0, **picks) -> IllegalMoveError:
+    with pytest.raises(IllegalMoveError) as info:
+        tv.build_cross(state, seat, cells, **picks)
+    return info.value
+
+
+def words(err, sheet, lang: str) -> str:
+    with i18n.using(lang):
+        return refusal(err, sheet).words
+
+
+# =========================================================================== the three cases of the table
+def test_six_cells_in_H_are_refused_for_their_count_not_for_a_colour_nobody_rolled_R_COUNT():
+    st_ = table_position()
+    err = refused(st_, M("H1 H2 H3 H4 H5 H6"))
+    assert err.rule == "R-COUNT"
+    assert err.reason == "6 cells: a move crosses 1 to 5 cells"
+    assert words(err, STD, "en") == "You chose 6 cells, but one cross takes 1 to 5 cells."
+    de = words(err, STD, "de")
+    assert de == "Du hast 6 Kästchen gewählt, aber in einem Wurf kreuzt du 1 bis 5 Kästchen an."
+    assert "grün" not in de
+    assert refusal(err, STD).why.endswith("(rule R-COUNT)")
+
+
+@pytest.mark.parametrize("cell", ["H4", "H1"])  # H4 blue (a blue die is rolled), H1 green (none is)
+def test_one_cell_with_number_dice_2_3_4_names_all_three_dice_R_COUNT(cell):
+    st_ = table_position()
+    err = refused(st_, M(cell))
+    assert err.rule == "R-COUNT"
+    assert err.reason == "the number dice show 2, 3, 4, but 1 cell was chosen"
+    assert words(err, STD, "en") == ("The number dice show 2, 3 and 4, but you chose 1 cell: "
+                                     "cross as many cells as one of them shows.")
+    assert words(err, STD, "de") == ("Die Zahlenwürfel zeigen 2, 3 und 4, aber du hast 1 Kästchen gewählt: "
+                                     "Kreuze so viele Kästchen an, wie einer von ihnen zeigt.")
+
+
+def test_a_first_cross_at_O1_is_refused_for_the_start_column_R_START():
+    st_ = table_position()
+    err = refused(st_, M("O1"))
+    assert err.rule == "R-START"
+    assert words(err, STD, "en") == "Your first cross must include a cell of the start column H."
+    assert words(err, STD, "de") == "Mit deinem ersten Ankreuzen musst du mindestens ein Kreuz in der Startspalte H setzen."
+    assert refusal(err, STD).why.endswith("(rule R-START)")
+
+
+def test_the_engine_reads_the_selection_against_the_dice_it_is_given():
+    """The engine function itself (no game state): the same three cases, and a legal reading."""
+    faces = ((Y, B, R), (2, 3, 4))
+    for cells, rule in ((M("H1 H2 H3 H4 H5 H6"), "R-COUNT"), (M("H4"), "R-COUNT"), (M("O1"), "R-START")):
+        with pytest.raises(IllegalMoveError) as info:
+            cross_for_selection(STD, 0, 8, cells, *faces)
+        assert info.value.rule == rule, (cells, info.value)
+    assert cross_for_selection(STD, 0, 8, M("H4 H5"), *faces) == Cross(B, 2, B, M("H4 H5"))
+
+
+# =========================================================================== more of the order
+def test_a_number_die_set_aside_is_named_and_the_others_are_listed_R_PASSIVE():
+    st_ = tv.make_game("base", ["standard", "standard"]).new_state()
+    for _ in range(3):  # R-FIRST3: nothing is set aside in the first three rolls
+        st_.apply(Roll.of([Y, B, R], [1, 2, 3]))
+        st_.apply(PASS, seat=st_.active)
+        st_.apply(PASS, seat=1 - st_.active)
+    st_.apply(Roll.of([Y, B, R], [1, 2, 3]))
+    active, passive = st_.active, 1 - st_.active
+    st_.apply(next(m for m in st_.legal_actions(active) if isinstance(m, Cross) and m.number_die == 1), seat=active)
+    err = refused(st_, M("H4"), seat=passive)
+    assert err.rule == "R-PASSIVE"
+    assert err.reason == "the 1 number die was set aside by the active player (number dice you may use: 2, 3)"
+    assert words(err, STD, "en") == ("The 1 number die was set aside by the active player "
+                                     "(number dice you may use: 2 and 3).")
+    err = refused(st_, M("H4 H5 H6 H7"), seat=passive)  # 4: never rolled
+    assert err.rule == "R-COUNT"
+    assert words(err, STD, "en") == ("The number dice you may use show 2 and 3, but you chose 4 cells: "
+                                     "cross as many cells as one of them shows.")
+    assert words(err, STD, "de").startswith("Die Zahlenwürfel, die du nutzen darfst, zeigen 2 und 3, aber du hast 4 ")
+
+
+def test_a_picked_number_die_is_the_one_named_R_COUNT():
+    st_ = table_position()
+    err = refused(st_, M("H4"), number_die=3)
+    assert err.rule == "R-COUNT" and err.reason == "the number die shows 3, but 1 cell was chosen"
+    assert words(err, STD, "en") == "The number die shows 3, but you chose 1 cell: cross exactly 3."
+
+
+def test_cells_of_two_colours_are_refused_as_not_one_block_R_BLOCK():
+    st_ = table_position()
+    err = refused(st_, M("H3 H4"))  # red, blue: two of the rolled colours, 2 cells: a rolled number
+    assert err.rule == "R-BLOCK"
+    assert words(err, STD, "en") == ("H3 and H4 are not all one colour: one cross stays inside one area of "
+                                     "touching cells of one colour.")
+    assert words(err, STD, "de").startswith("H3 und H4 haben nicht alle dieselbe Farbe")
+
+
+def test_a_colour_not_rolled_is_refused_after_count_and_block_R_COLOUR():
+    st_ = table_position()
+    assert tv.build_cross(st_, 0, M("H6 H7")) == Cross(Y, 2, Y, M("H6 H7"))
+    err = refused(st_, M("H2") | M("G2"))  # orange: no orange die, no X
+    assert err.rule == "R-COLOUR", err
+    assert words(err, STD, "en").startswith("No orange colour die this roll (colour dice you may use: yellow, blue, red)")
+
+
+# =========================================================================== (b) the property
+def reference_first_broken(sheet, crossed: int, jokers_left: int, cells: int, colour_faces, number_faces):
+    """The first rule a selection breaks, checked plainly in the rulebook's order; None if legal."""
+    chosen = [i for i in range(105) if cells >> i & 1]
+    count = len(chosen)
+    if any(crossed >> i & 1 for i in chosen):
+        return "R-FREE"
+    start = [i for i in chosen if i % 15 == 7]
+    if crossed == 0 and not start:
+        return "R-START"
+    if count > 5 or count == 0:
+        return "R-COUNT"
+    if count not in number_faces and NUMBER_JOKER not in number_faces:
+        return "R-COUNT"
+    colours = {sheet.colour_of[i] for i in chosen}
+    if len(colours) > 1:
+        return "R-BLOCK"
+    blocks = {sheet.block_of[i].mask for i in chosen}
+    if len(blocks) > 1:
+        return "R-BLOCK"
+    if not is_connected(cells):
+        return "R-CONNECTED"
+    colour = colours.pop()
+    if colour not in colour_faces and COLOUR_JOKER not in colour_faces:
+        return "R-COLOUR"
+    touching = [i for i in chosen if i % 15 == 7 or neighbours(crossed) >> i & 1]
+    if not touching:
+        return "R-ADJ"
+    cost = (colour not in colour_faces) + (count not in number_faces)
+    if cost > jokers_left:
+        return "R-JOKER-COST"
+    return None
+
+
+def _position(data, sheet) -> int:
+    """Some crosses grown from column H (or none)."""
+    crossed = 0
+    for _ in range(data.draw(st.sampled_from([0, 1, 2, 3, 5, 8, 12]))):
+        free_near = [i for i in range(105) if not crossed >> i & 1 and (i % 15 == 7 or neighbours(crossed) >> i & 1)]
+        crossed |= 1 << data.draw(st.sampled_from(free_near))
+    return crossed
+
+
+def _selection(sheet, data, crossed: int) -> int:
+    """A selection a player could make: mostly a piece of a colour block near the crosses or in
+    H, sometimes with a neighbour of another block, two pieces (of one block or two), or a few
+    cells anywhere."""
+    how = data.draw(st.sampled_from(["piece", "piece", "piece", "piece+", "two", "split", "any"]))
+    if how == "any":
+        return sum(1 << data.draw(st.sampled_from(range(105))) for _ in range(data.draw(st.sampled_from(range(1, 8)))))
+    reach = crossed | sheet.start_mask | neighbours(crossed)
+    near = [b for b in sheet.blocks if b.mask & reach & ~crossed] if data.draw(st.booleans()) else list(sheet.blocks)
+    block = data.draw(st.sampled_from(near))
+    cells = data.draw(st.sampled_from(block.subsets))
+    if how == "piece+":
+        cells |= 1 << data.draw(st.sampled_from([i for i in range(105) if neighbours(cells) >> i & 1]))
+    elif how == "two":
+        cells |= data.draw(st.sampled_from(data.draw(st.sampled_from(sheet.blocks)).subsets))
+    elif how == "split":  # two pieces of one block: maybe not touching each other
+        cells |= data.draw(st.sampled_from(block.subsets))
+    return cells
+
+
+def _dice(data, sheet, cells: int) -> tuple[list[int], list[int]]:
+    """Random faces, often including the selection's colour and count (so later rules are reached)."""
+    colour, count = sheet.colour_of[(cells & -cells).bit_length() - 1], cells.bit_count()
+    cf = data.draw(st.lists(st.sampled_from(range(6)), min_size=1, max_size=3))
+    nf = data.draw(st.lists(st.sampled_from([1, 2, 3, 4, 5, NUMBER_JOKER]), min_size=1, max_size=3))
+    if data.draw(st.booleans()):
+        cf[0] = colour
+    if data.draw(st.booleans()) and count <= 5:
+        nf[0] = count
+    return cf, nf
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_rule_in_the_message_is_the_first_the_reference_finds(data):
+    sheet = data.draw(st.sampled_from([STD, COOP_I]))
+    crossed = _position(data, sheet)
+    jokers = data.draw(st.sampled_from([0, 0, 1, 2, 8]))
+    cells = _selection(sheet, data, crossed) & FULL
+    cf, nf = _dice(data, sheet, cells)
+    want = reference_first_broken(sheet, crossed, jokers, cells, cf, nf)
+    event(f"reference: {want}")
+    try:
+        move = cross_for_selection(sheet, crossed, jokers, cells, cf, nf)
+    except IllegalMoveError as err:
+        assert err.rule == want, (want, err)
+        r = refusal(err, sheet)
+        assert r.rule == want and r.why.endswith(f"(rule {want})") and want not in r.words
+        return
+    assert want is None, (want, move)
+    check_cross(sheet, crossed, jokers, move, cf, nf)  # what it reads is legal ...
+    same = [m for m in legal_moves(sheet, crossed, jokers, cf, nf) if isinstance(m, Cross) and m.cells == cells]
+    assert move == min(same, key=lambda m: (m.joker_cost, m.colour_die, m.number_die))  # ... and the cheapest
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_a_selection_is_read_exactly_when_some_legal_move_crosses_those_cells(data):
+    """No selection is refused that a legal move (any dice the seat may use) would cross."""
+    sheet = data.draw(st.sampled_from([STD, COOP_I]))
+    crossed = _position(data, sheet)
+    jokers = data.draw(st.sampled_from([0, 1, 2]))
+    cells = _selection(sheet, data, crossed) & FULL
+    cf, nf = _dice(data, sheet, cells)
+    legal = any(isinstance(m, Cross) and m.cells == cells for m in legal_moves(sheet, crossed, jokers, cf, nf))
+    try:
+        cross_for_selection(sheet, crossed, jokers, cells, cf, nf)
+        read = True
+    except IllegalMoveError:
+        read = False
+    assert read == legal, cells
+
+
+def test_the_rare_rules_in_their_place_R_CONNECTED_R_JOKER_COST():
+    """Two rules the random selections seldom reach: cells of one block that do not touch
+    (after count and block), and a reading that needs more "!" than are left (last)."""
+    h = mask_of(["H4"])
+    block = STD.block_of[(h & -h).bit_length() - 1].mask
+    far = next(1 << i for i in range(105) if block >> i & 1 and not (neighbours(h) | h) >> i & 1)
+    with pytest.raises(IllegalMoveError) as info:
+        cross_for_selection(STD, 0, 8, h | far, [Y], [2])  # no yellow die: the colour comes later
+    assert info.value.rule == "R-CONNECTED"
+    assert reference_first_broken(STD, 0, 8, h | far, [Y], [2]) == "R-CONNECTED"
+    with pytest.raises(IllegalMoveError) as info:
+        cross_for_selection(STD, 0, 0, h, [COLOUR_JOKER], [1])
+    assert info.value.rule == "R-JOKER-COST"
+    assert refusal(info.value, STD).words == 'This cross needs 1 "!" for its joker, but you have none left.'
+    assert cross_for_selection(STD, 0, 1, h, [COLOUR_JOKER], [1]) == Cross(COLOUR_JOKER, 1, B, h)
