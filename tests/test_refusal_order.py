@@ -5,7 +5,7 @@ via :func:`nochmal.ui.tableview.build_cross`) against the dice the seat may use 
 :func:`nochmal.ui.explain.refusal` words the refusal. The order (the rulebook's, as issue 42 lists it):
 start column, the count against the number dice (and at most 5), one block of one colour,
 the colour against the colour dice, adjacency; R-FREE before all, R-CONNECTED after R-BLOCK,
-R-JOKER-COST last (:data:`nochmal.engine.moves.SELECTION_ORDER`).
+R-JOKER-COST last (the DECISION :data:`nochmal.engine.decisions.SELECTION_ORDER`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from nochmal.data import i18n
+from nochmal.engine.decisions import SELECTION_ORDER
 from nochmal.engine.cells import FULL, is_connected, mask_of, neighbours
 from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER, Roll
 from nochmal.engine.errors import IllegalMoveError
@@ -142,36 +143,26 @@ def test_a_colour_not_rolled_is_refused_after_count_and_block_R_COLOUR():
 
 # =========================================================================== (b) the property
 def reference_first_broken(sheet, crossed: int, jokers_left: int, cells: int, colour_faces, number_faces):
-    """The first rule a selection breaks, checked plainly in the rulebook's order; None if legal."""
+    """The first rule a selection breaks; None if legal. Each rule is checked plainly on its own,
+    and the first broken one in the order of the DECISION :data:`SELECTION_ORDER` is named (so a
+    change of that order that the engine does not follow fails the property tests)."""
     chosen = [i for i in range(105) if cells >> i & 1]
     count = len(chosen)
-    if any(crossed >> i & 1 for i in chosen):
-        return "R-FREE"
-    start = [i for i in chosen if i % 15 == 7]
-    if crossed == 0 and not start:
-        return "R-START"
-    if count > 5 or count == 0:
-        return "R-COUNT"
-    if count not in number_faces and NUMBER_JOKER not in number_faces:
-        return "R-COUNT"
     colours = {sheet.colour_of[i] for i in chosen}
-    if len(colours) > 1:
-        return "R-BLOCK"
-    blocks = {sheet.block_of[i].mask for i in chosen}
-    if len(blocks) > 1:
-        return "R-BLOCK"
-    if not is_connected(cells):
-        return "R-CONNECTED"
-    colour = colours.pop()
-    if colour not in colour_faces and COLOUR_JOKER not in colour_faces:
-        return "R-COLOUR"
-    touching = [i for i in chosen if i % 15 == 7 or neighbours(crossed) >> i & 1]
-    if not touching:
-        return "R-ADJ"
-    cost = (colour not in colour_faces) + (count not in number_faces)
-    if cost > jokers_left:
-        return "R-JOKER-COST"
-    return None
+    colour = next(iter(colours)) if len(colours) == 1 else None
+    broken = {
+        "R-FREE": any(crossed >> i & 1 for i in chosen),
+        "R-START": crossed == 0 and not any(i % 15 == 7 for i in chosen),
+        "R-COUNT": not 1 <= count <= 5 or (count not in number_faces and NUMBER_JOKER not in number_faces),
+        "R-BLOCK": len(colours) > 1 or len({sheet.block_of[i].mask for i in chosen}) > 1,
+        "R-CONNECTED": not is_connected(cells),
+        "R-COLOUR": any(c not in colour_faces for c in colours) and COLOUR_JOKER not in colour_faces,
+        "R-ADJ": not any(i % 15 == 7 or neighbours(crossed) >> i & 1 for i in chosen),
+        "R-JOKER-COST": colour is not None
+        and (colour not in colour_faces) + (count not in number_faces) > jokers_left,
+    }
+    assert set(broken) == set(SELECTION_ORDER)
+    return next((rule for rule in SELECTION_ORDER if broken[rule]), None)
 
 
 def _position(data, sheet) -> int:

@@ -52,3 +52,12 @@ _BY_VERSION = {name: value for name, value in dict(globals()).items()
 assert all(set(v) == set(SUPPORTED_RULES_VERSIONS) for v in _BY_VERSION.values()), \
     "every versioned decision names every supported rules version"
 
+#: The order in which a selection of cells is judged (:func:`nochmal.engine.moves.cross_for_selection`): the
+#: first rule broken is the one a refusal names. It changes only which reason is told, never what
+#: is legal, so it needs no new rules version. The rulebook's order (start column, the count
+#: against the number dice and at most 5 cells, one block of one colour, the colour against the
+#: colour dice, adjacency); before it R-FREE (a crossed cell cannot be chosen at all), R-CONNECTED
+#: right after R-BLOCK (both say the cells are not one piece), and R-JOKER-COST last (it depends
+#: on the dice the cells need). An unavailable die (picked, or set aside by the active player) is
+#: reported where its kind is checked (numbers: R-COUNT's place; colours: R-COLOUR's).
+SELECTION_ORDER = ("R-FREE", "R-START", "R-COUNT", "R-BLOCK", "R-CONNECTED", "R-COLOUR", "R-ADJ", "R-JOKER-COST")

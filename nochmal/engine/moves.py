@@ -156,14 +156,6 @@ def check_cross(
         raise IllegalMoveError("R-JOKER-COST", f"the move needs {move.joker_cost} \"!\" but {jokers_left} are left", pos())
 
 
-#: DECISION: the order in which a selection of cells is judged (:func:`cross_for_selection`): the
-#: first rule broken is the one a refusal names. The rulebook's order (start column, the count
-#: against the number dice and at most 5 cells, one block of one colour, the colour against the
-#: colour dice, adjacency); before it R-FREE (a crossed cell cannot be chosen at all), R-CONNECTED
-#: right after R-BLOCK (both say the cells are not one piece), and R-JOKER-COST last (it depends
-#: on the dice the cells need). An unavailable die (picked, or set aside by the active player) is
-#: reported where its kind is checked (numbers: R-COUNT's place; colours: R-COLOUR's).
-SELECTION_ORDER = ("R-FREE", "R-START", "R-COUNT", "R-BLOCK", "R-CONNECTED", "R-COLOUR", "R-ADJ", "R-JOKER-COST")
 
 
 def _faces_text(faces, names_of, order) -> str:
@@ -192,7 +184,7 @@ def cross_for_selection(
     (``colour_faces``, ``number_faces``): the legal one that costs the fewest "!" (then the
     lower colour die and number die, as :class:`MoveList` sorts). A selection no die reading
     makes legal raises :class:`IllegalMoveError` naming the *first* rule it breaks, in the order
-    of :data:`SELECTION_ORDER`, with every die it was judged against.
+    of the DECISION :data:`nochmal.engine.decisions.SELECTION_ORDER`, with every die it was judged against.
 
     ``colour_die`` / ``number_die`` / ``colour``: dice (and the X's colour) the player picked
     himself (None: any that fits). ``rolled``: the whole roll's (colour faces, number faces), so
