@@ -232,3 +232,15 @@ def test_a_third_photo_at_once_is_told_to_wait_and_is_not_kept(monkeypatch):
     assert entry["ok"] is False and entry["busy"] is True
     assert entry["what"] == "Other devices are having photos read right now"
     assert scan_panel.read_photo(big_jpeg(1600, 1200))["ok"]  # free again
+
+
+def test_one_photo_at_a_time_per_device():
+    """A device (its address) whose photo is being read gets "still being read" for the next one
+    at once, however many tabs it opens, so it never holds both readers; another device is read."""
+    with scan_panel._one_per_client("192.0.2.7") as free:  # a photo of this device is being read
+        assert free
+        entry = scan_panel.read_photo(big_jpeg(1600, 1200), client="192.0.2.7")
+        assert entry["ok"] is False and entry["busy"] is True
+        assert entry["what"] == "A photo from this device is still being read"
+        assert scan_panel.read_photo(big_jpeg(1600, 1200), client="192.0.2.8")["ok"]  # another device
+    assert scan_panel.read_photo(big_jpeg(1600, 1200), client="192.0.2.7")["ok"]  # its first one is done

@@ -11,6 +11,7 @@ tap) never reads the photo again. OpenCV and numpy are imported only when a phot
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import threading
@@ -52,6 +53,24 @@ MAX_SCANS_AT_ONCE = 2
 #: how long a photo waits for a free reader before the device is told to try again
 SCAN_WAIT_S = 5.0
 _SCANS = threading.BoundedSemaphore(MAX_SCANS_AT_ONCE)
+#: the client addresses with a photo being read now: one at a time per device (however many tabs
+#: it opens), so one device never holds every reader
+_READING: set[str] = set()
+_READING_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _one_per_client(client: str):
+    """True (and ``client`` marked as reading) unless a photo of ``client`` is being read now."""
+    with _READING_LOCK:
+        free = client not in _READING
+        _READING.add(client)
+    try:
+        yield free
+    finally:
+        if free:
+            with _READING_LOCK:
+                _READING.discard(client)
 
 
 # --------------------------------------------------------------------------- reading a photo
@@ -76,11 +95,20 @@ def _thumbnail(image, corners) -> bytes:
     return jpeg.tobytes() if ok else b""
 
 
-def read_photo(data: bytes) -> dict:
+def read_photo(data: bytes, client: str = "") -> dict:
     """What a photo file shows: ``{"ok": True, "result": ScanResult, "thumb": JPEG bytes}``, or
     ``{"ok": False, "what": ..., "advice": ...}`` for a file that is not a readable sheet, with
-    ``"busy": True`` if :data:`MAX_SCANS_AT_ONCE` photos from other devices were being read for
-    :data:`SCAN_WAIT_S` (nothing was read: the same photo may be sent again)."""
+    ``"busy": True`` if another photo of the same ``client`` (its address) is being read, or
+    :data:`MAX_SCANS_AT_ONCE` photos from other devices were being read for :data:`SCAN_WAIT_S`
+    (nothing was read: the same photo may be sent again)."""
+    with _one_per_client(client) as free:
+        if not free:
+            return dict(_refused(_("A photo from this device is still being read"),
+                                 _("Wait until it is shown, then choose the next photo")), busy=True)
+        return _read_photo(data)
+
+
+def _read_photo(data: bytes) -> dict:
     from nochmal.data.scan import ScanError, decode_photo, scan
 
     if not _SCANS.acquire(timeout=SCAN_WAIT_S):
@@ -110,7 +138,7 @@ def scan_bytes(name: str, data: bytes) -> bool:
     cache = ss.setdefault("scan_cache", {})
     entry = cache.get(digest)
     if entry is None:
-        entry = dict(read_photo(data), name=str(name or ""))
+        entry = dict(read_photo(data, client=owner.client_address() or "this machine"), name=str(name or ""))
         if not entry.get("busy"):  # a busy reader is no answer about this photo: not kept
             cache[digest] = entry
         for old in [d for d in cache if d not in (digest, ss.get("scan_loaded"))][:max(0, len(cache) - CACHE_SIZE)]:
