@@ -6,8 +6,13 @@ what to try. How it reads (OpenCV for every image operation):
 
 1. **Find the grid.** Candidate quadrilaterals come from two places: closed dark outlines (a
    frame printed around the grid, the sheet's edge; adaptive threshold and contours) and the
-   largest blobs of saturated colour (the cells themselves). Each candidate only has to be
-   roughly right: it is tried as below, and the one whose cells line up best wins.
+   largest blobs of saturated colour (the cells themselves); and, where these give no good fit,
+   the cells of a sheet printed black as the real pads are (:func:`_cell_blobs`): each cell a
+   bright saturated blob on dark ground, linked to its neighbours a cell's size away, each
+   given its column and row by walking the links and a homography fitted to them, so the
+   colour bonus squares at the right (wider than a cell) and the white letter and point boxes
+   (not saturated once the white is balanced) are not taken for cells. Each candidate only has
+   to be roughly right: it is tried as below, and the one whose cells line up best wins.
 2. **Lock onto the cell lattice.** The candidate's homography maps the photo to a
    fronto-parallel "canonical" grid (one unit per cell). A 1-D search per axis finds the scale
    and offset at which 15 x 7 coloured cells, separated by gaps and surrounded by paper, fit
@@ -15,13 +20,17 @@ what to try. How it reads (OpenCV for every image operation):
    column strip and a homography is fitted to them (each measurement is one linear equation),
    three times. Its residual says how well the photo fits a 15 x 7 lattice; a fit is accepted
    only if nearly every cell looks printed and the lines agree.
-3. **Light and colour.** A white reference from the paper around the grid removes a colour
+   Whether the sheet is printed black is told from the strip around the locked grid
+   (:func:`_dark_ground`); there a cell must be clearly brighter than the black gaps.
+3. **Light and colour.** A white reference from the paper around the grid (on a black print:
+   the white letter and point boxes above and below it, or a grey-world estimate) removes a colour
    cast; chromaticity, hue and saturation do not change when a shadow or uneven light makes
    the paper darker, so the cells are compared by chromaticity.
 4. **Read.** Each cell's colour is the median of four patches between its centre and its
    corners. The 105 colours are clustered into five (k-means) and the clusters matched to the
    five printed colours, so the reader adapts to a print's own inks. A star is a large share of
-   the cell's centre that is not the cell's colour (a white or a dark star). A number field is
+   the cell's centre that is not the cell's colour (a white or a dark star; on a black print only
+   a pale, bright one, as its stars are white outlines and dark marks are pen crosses). A number field is
    a disc on a shared corner of four cells that is not the cells' colour; its digit is read by
    template matching where it can be, and left ``None`` where it cannot.
 5. **Which way up.** The grid is read both ways round; the start column's dark header box
@@ -70,13 +79,20 @@ GLYPH_PX = 60  # pixels per cell for reading the row labels and column points (l
 #: number field's 0.4, as at the sheet's edge one of few glyphs (a digit, or a letter of the row labels)
 #: is printed alone; over 3,120 synthetic points none was misread at this margin, 31 were unread at 0.4
 EDGE_MARGIN = 0.15
+#: the same on a sheet printed black (the real pads), whose small photos misread a few at 0.15
+DARK_EDGE_MARGIN = 0.3
 
 #: The five printed colours (BGR, yellow green blue red orange) as the app draws them; the
 #: reader matches the photo's own five colour clusters to these (see :func:`_classify`).
 REFERENCE_BGR = np.array([(0x3c, 0xcf, 0xf6), (0x4a, 0xbf, 0x7d), (0xdc, 0x9f, 0x4a), (0x8d, 0x55, 0xe9),
                           (0x2f, 0x92, 0xf2)], dtype=np.float64)
 
+STAR_PALE = 0.6  # on a black print, a pixel of a cell's centre below this share of the cell's saturation
+STAR_BRIGHT = 0.8  # and above this share of its brightness is part of a star's white outline
 STAR_THRESHOLD = 0.2  # share of a cell's centre that is not its colour, above which it has a star
+#: the same on a black print (the share of white outline); over 26 seeded photos stars scored >= 0.36 and other
+#: cells <= 0.21 at 1600 x 1200, >= 0.47 and <= 0.40 at 600 x 400
+STAR_THRESHOLD_DARK = 0.34
 FIELD_THRESHOLD = 0.5  # share of a corner disc that is not the cells' colour, above which it is a number field
 UNSURE = 0.35  # a cell whose confidence is below this is named in the problems
 
@@ -270,6 +286,128 @@ def _colour_blobs(det: np.ndarray) -> tuple[list[np.ndarray], list[str], bool]:
     return quads, touching, small
 
 
+def _cell_blobs(det: np.ndarray) -> list[np.ndarray]:
+    """Quadrilaterals around the grid of a sheet printed black (the real pads): its cells are
+    bright saturated rounded squares on dark ground, each its own blob. Blobs of about a square's
+    shape are linked to those of their size about one of their own size away (a cell of the grid
+    has two to four such neighbours; the colour bonus squares at the right are wider than a
+    cell, a table's patches do not line up); the largest linked group is the grid, and the
+    quadrilateral through its outermost corners along the diagonals is the candidate (a cell
+    off at worst, which the lattice search mends)."""
+    white = _bright_white(det)
+    sat, val = _sat_val(det, white.max() / white)
+    top = float(np.percentile(val, 99))
+    k = max(3, int(max(det.shape[:2]) / 40) | 1)
+    near_max = cv2.dilate(val, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    # bright, saturated and brighter than the black gaps around it (blur and JPEG bridge them)
+    mask = ((sat > 0.3) & (val > 0.3 * top) & (val > 0.6 * near_max)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    x, y, bw, bh, area = (stats[1:, k].astype(np.float64) for k in range(5))
+    ok = (area > 40) & (bw < 1.4 * bh) & (bh < 1.4 * bw) & (area > 0.5 * bw * bh) & (bw < 0.2 * det.shape[1])
+    idx = np.flatnonzero(ok)
+    if not 60 <= len(idx) <= 3000:
+        return []
+    pts, side = centroids[1:][idx], np.sqrt(bw[idx] * bh[idx])
+    d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
+    ratio = side[:, None] / side[None, :]
+    linked = (d > 0.85 * side[:, None]) & (d < 1.5 * side[:, None]) & (ratio > 0.75) & (ratio < 1.33)
+    linked &= linked.T
+    linked &= (linked.sum(axis=1) >= 2)[:, None] & (linked.sum(axis=1) >= 2)[None, :]
+    count, group = _graph_groups(linked)
+    if count == 0:
+        return []
+    sizes = np.bincount(group[group >= 0], minlength=count)
+    members = np.flatnonzero(group == int(np.argmax(sizes)))
+    if len(members) < 60:
+        return []
+    quad = _lattice_quad(pts[members], linked[np.ix_(members, members)])
+    return [] if quad is None else [quad]
+
+
+def _lattice_quad(pts: np.ndarray, linked: np.ndarray) -> np.ndarray | None:
+    """The grid's outer corners from the centres ``pts`` of its cells' blobs (linked to their
+    neighbours by ``linked``): each blob gets its column and row by walking the links (a link is
+    one step along one of the lattice's two directions), a homography from (column, row) to the
+    photo is fitted to all of them (outliers dropped), and the 15 x 7 window (or 7 x 15, the sheet
+    lying sideways) holding the most blobs is the grid."""
+    i, j = np.nonzero(np.triu(linked))
+    steps = pts[j] - pts[i]
+    steps = np.where((np.abs(steps[:, 0]) >= np.abs(steps[:, 1]))[:, None] & (steps[:, :1] < 0), -steps, steps)
+    steps = np.where((np.abs(steps[:, 0]) < np.abs(steps[:, 1]))[:, None] & (steps[:, 1:] < 0), -steps, steps)
+    across = np.abs(steps[:, 0]) >= np.abs(steps[:, 1])
+    if across.sum() < 10 or (~across).sum() < 10:
+        return None
+    basis = np.array([np.median(steps[across], axis=0), np.median(steps[~across], axis=0)]).T  # columns: u, v
+    try:
+        inv = np.linalg.inv(basis)
+    except np.linalg.LinAlgError:
+        return None
+    index = np.full((len(pts), 2), np.iinfo(np.int32).min, np.int64)
+    start = int(np.argmax(linked.sum(axis=1)))
+    index[start] = 0
+    stack = [start]
+    while stack:  # walk the links from the best linked blob
+        a = stack.pop()
+        for b in np.flatnonzero(linked[a]):
+            if index[b, 0] == np.iinfo(np.int32).min:
+                index[b] = index[a] + np.round(inv @ (pts[b] - pts[a])).astype(np.int64)
+                stack.append(int(b))
+    known = index[:, 0] != np.iinfo(np.int32).min
+    if known.sum() < 60:
+        return None
+    src = index[known].astype(np.float32) + 0.5
+    H, inliers = cv2.findHomography(src, pts[known].astype(np.float32), cv2.RANSAC, 0.25 * float(np.abs(basis).max()))
+    if H is None:
+        return None
+    good = index[known][inliers.ravel() > 0]
+    best, best_count = None, 0
+    for w, h in ((N_COLS, N_ROWS), (N_ROWS, N_COLS)):
+        for c0 in range(int(good[:, 0].min()), int(good[:, 0].max()) - w + 2):
+            for r0 in range(int(good[:, 1].min()), int(good[:, 1].max()) - h + 2):
+                count = int(np.sum((good[:, 0] >= c0) & (good[:, 0] < c0 + w)
+                                   & (good[:, 1] >= r0) & (good[:, 1] < r0 + h)))
+                if count > best_count:
+                    best, best_count = (c0, r0, w, h), count
+    if best is None or best_count < 60:
+        return None
+    c0, r0, w, h = best
+    corners = np.array([(c0, r0), (c0 + w, r0), (c0 + w, r0 + h), (c0, r0 + h)], np.float64)
+    return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), H).reshape(-1, 2)
+
+
+def _bright_white(img: np.ndarray) -> np.ndarray:
+    """The colour of white in a photo that may show no paper (a sheet printed black filling the
+    frame): the median of its whitest pixels, bright and pale (the white boxes printed on the
+    sheet, or glare), so that warm light does not make them look coloured."""
+    f = img.reshape(-1, 3)
+    if len(f) > 200_000:
+        f = f[:: len(f) // 100_000]
+    sat, val = _sat_val(f.reshape(-1, 1, 3))
+    whiteness = (val * (1 - sat)).ravel()
+    whitest = whiteness >= np.percentile(whiteness, 97)
+    return np.maximum(np.median(f[whitest].astype(np.float64), axis=0), 1.0)
+
+
+def _graph_groups(linked: np.ndarray) -> tuple[int, np.ndarray]:
+    """Connected groups of the graph with adjacency matrix ``linked``: how many (of nodes with a
+    link) and each node's group (-1: no link)."""
+    group = np.full(len(linked), -1)
+    count = 0
+    for start in range(len(linked)):
+        if group[start] >= 0 or not linked[start].any():
+            continue
+        stack = [start]
+        group[start] = count
+        while stack:
+            node = stack.pop()
+            for other in np.flatnonzero(linked[node] & (group < 0)):
+                group[other] = count
+                stack.append(int(other))
+        count += 1
+    return count, group
+
+
 def _many_hues(hue: np.ndarray) -> bool:
     """Whether saturated pixels of these OpenCV hues (0..179) show at least three of the five
     printed colours (a table or a cloth shows one or two)."""
@@ -357,12 +495,34 @@ def _paper_white(pixels: np.ndarray) -> np.ndarray:
     return np.maximum(np.median(f.reshape(-1, 3)[chosen].astype(np.float64), axis=0), 1.0)
 
 
-def _cellness(canon: np.ndarray) -> np.ndarray:
+def _cellness(canon: np.ndarray, dark: bool = False) -> np.ndarray:
     """How much each pixel looks like a printed cell: saturated (after balancing the white of
-    the paper) and not dark."""
+    the paper, or of the white boxes on a black print) and not dark. On a black print (``dark``)
+    a pixel must be clearly brighter than the black, whose saturation means nothing (a JPEG gives
+    the thin black gaps the colour of the cells beside them)."""
     white = _paper_white(canon.reshape(-1, 3))
     sat, val = _sat_val(canon, white.max() / white)
+    if dark:
+        return sat * np.clip((val - 0.3 * float(white.max())) / (0.3 * float(white.max())), 0, 1)
     return sat * np.clip(val / (0.35 * float(white.max())), 0, 1)
+
+
+def _dark_ground(canon: np.ndarray, px: int) -> bool:
+    """Whether the grid in the canonical image ``canon`` (at ``px`` pixels per cell, black beyond
+    the photo) lies on black print, as the real pads are printed: the strip just outside the grid
+    is dark where the cells are bright (on the white-paper sheets it is the paper)."""
+    val = canon.max(axis=2)
+    m = MARGIN * px
+    h, w = val.shape
+    u = (np.arange(w) + 0.5 - m) / px
+    v = (np.arange(h) + 0.5 - m) / px
+    uu, vv = np.meshgrid(u, v)
+    near = (uu > -0.45) & (uu < N_COLS + 0.45) & (vv > -0.45) & (vv < N_ROWS + 0.45)
+    inside = (uu > -0.12) & (uu < N_COLS + 0.12) & (vv > -0.12) & (vv < N_ROWS + 0.12)
+    strip = near & ~inside & (val > 0)  # 0: beyond the photo
+    if strip.sum() < 50:
+        return False
+    return float(np.median(val[strip])) < 0.35 * float(np.percentile(val[inside], 90))
 
 
 def _interval_means(cum: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -485,13 +645,17 @@ class _Fit:
     lines: int  # gap-line measurements that agree with the lattice (of 188)
     cells: float  # share of cells that look printed (away from their centre, where a star may be)
     score: float
+    dark: bool = False  # the sheet is printed black (the real pads), not on white paper
 
 
-def _align(work: np.ndarray, quad: np.ndarray) -> _Fit | None:
-    """Lock the 15 x 7 lattice starting from a rough quadrilateral (work-image pixels)."""
+def _align(work: np.ndarray, quad: np.ndarray, dark: bool | None = None) -> _Fit | None:
+    """Lock the 15 x 7 lattice starting from a rough quadrilateral (work-image pixels); ``dark``:
+    whether the sheet is printed black (None: tell from the photo, :func:`_dark_ground`)."""
     grid = np.array([(0, 0), (N_COLS, 0), (N_COLS, N_ROWS), (0, N_ROWS)], dtype=np.float32)
     H = cv2.getPerspectiveTransform(grid, quad.astype(np.float32)).astype(np.float64)
-    cell = _cellness(_warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT))
+    canon = _warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT)
+    dark = _dark_ground(canon, ALIGN_PX) if dark is None else dark
+    cell = _cellness(canon, dark)
     m = int(MARGIN * ALIGN_PX)
     ax, bx, sx = _axis_fit(cell[m + int(0.5 * ALIGN_PX):m + int(6.5 * ALIGN_PX)].mean(axis=0), N_COLS, ALIGN_PX)
     ay, by, sy = _axis_fit(cell[:, m + int(0.5 * ALIGN_PX):m + int(14.5 * ALIGN_PX)].mean(axis=1), N_ROWS, ALIGN_PX)
@@ -500,7 +664,7 @@ def _align(work: np.ndarray, quad: np.ndarray) -> _Fit | None:
     H = H @ np.array([[bx, 0, ax], [0, by, ay], [0, 0, 1]])
     rms, kept = 1.0, 0
     for _ in range(3):
-        cell = _cellness(_warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT))
+        cell = _cellness(_warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT), dark)
         vertical, horizontal = _line_measurements(cell, ALIGN_PX)
         if len(vertical) + len(horizontal) < 40:
             return None
@@ -511,13 +675,16 @@ def _align(work: np.ndarray, quad: np.ndarray) -> _Fit | None:
             return None
         if rms > 0.25:
             return None
-    cell = _cellness(_warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT))
+    canon = _warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT)
+    if _dark_ground(canon, ALIGN_PX) != dark:  # told again around the locked lattice (the first quad was rough)
+        dark = not dark
+    cell = _cellness(canon, dark)
     flat = cell.ravel()
     regions = _regions(ALIGN_PX)
     cells = float(np.mean(np.median(flat[regions["body"]], axis=1) > 0.2))
     border = float(np.mean(np.median(flat[regions["border"]], axis=1) > 0.2))
     score = cells + kept / 188 - 4 * rms - 0.5 * border
-    return _Fit(H, rms, kept, cells, score)
+    return _Fit(H, rms, kept, cells, score, dark)
 
 
 # --------------------------------------------------------------------------- reading
@@ -575,6 +742,32 @@ def _white_gains(canon: np.ndarray, valid: np.ndarray, px: int) -> tuple[np.ndar
         pix = canon.reshape(-1, 3)
     white = _paper_white(pix).astype(np.float64)
     return white.max() / white, float(white.max())
+
+
+def _box_white_gains(canon: np.ndarray, valid: np.ndarray, px: int) -> tuple[np.ndarray, float]:
+    """On a sheet printed black: per-channel gains that make the white boxes neutral (the column
+    letters above the grid, the column points below it; the brighter half of their pixels, so
+    not the glyphs), and their level; a grey-world estimate over the cells where no box is in
+    the photo."""
+    m = MARGIN * px
+    h, w = canon.shape[:2]
+    rows = np.zeros(h, bool)
+    for v0, v1 in ((-0.8, -0.4), (N_ROWS + 0.4, N_ROWS + 0.8)):
+        rows[max(0, int(m + v0 * px)):max(0, int(m + v1 * px))] = True
+    cols = np.zeros(w, bool)
+    for c in range(N_COLS):
+        cols[int(m + (c + 0.15) * px):int(m + (c + 0.85) * px)] = True
+    box = rows[:, None] & cols[None, :] & (valid > 0.99)
+    pix = canon[box].astype(np.float64)
+    if len(pix) > 200:
+        level = pix.max(axis=1)
+        white = np.median(pix[level >= np.median(level)], axis=0)
+        if float(white.max()) > 60:
+            white = np.maximum(white, 1.0)
+            return white.max() / white, float(white.max())
+    cells = canon[int(m):int(m + N_ROWS * px), int(m):int(m + N_COLS * px)].reshape(-1, 3).astype(np.float64)
+    grey = np.maximum(cells.mean(axis=0), 1.0)  # grey world: the five colours together are about neutral
+    return grey.max() / grey, float(np.percentile(cells.max(axis=1), 95))
 
 
 def _chroma(bgr: np.ndarray) -> np.ndarray:
@@ -672,11 +865,14 @@ def _glyph_templates(px: int, height: float, glyphs: str) -> tuple[tuple[str, np
 
 
 def _glyph_scores(work: np.ndarray, H: np.ndarray, u: float, v: float, *, glyphs: str, height: float,
-                  half: float = 0.3, disc: float | None = None, px: int = DIGIT_PX) -> dict[str, float]:
+                  half: float = 0.3, disc: float | None = None, px: int = DIGIT_PX,
+                  boxed: bool = False) -> dict[str, float]:
     """How well each of ``glyphs``, printed about ``height`` cells high, fits around the grid point
     ``(u, v)`` (columns, rows from the grid's top-left corner), looked for within ``half`` cells of
     it (only inside a circle of radius ``disc`` cells, if given: a ring drawn around the glyph is
-    left out): the best normalised correlation of each; empty where nothing is printed."""
+    left out): the best normalised correlation of each; empty where nothing is printed (``boxed``:
+    on a sheet printed black, where a glyph is printed in a white box, also where the patch is
+    not mostly white: the edge of the sheet or of a box is no glyph)."""
     size = int(round(2 * half * px))
     shift = np.array([[1, 0, u - half], [0, 1, v - half], [0, 0, 1]])
     M = H @ shift @ np.diag([1 / px, 1 / px, 1])
@@ -691,6 +887,8 @@ def _glyph_scores(work: np.ndarray, H: np.ndarray, u: float, v: float, *, glyphs
     else:
         white = np.percentile(gray, 90)
     if white - gray.min() < 40:  # nothing printed here: paper (or a cell) only
+        return {}
+    if boxed and float(np.median(gray)) < 0.7 * white:
         return {}
     gray = np.clip(gray / max(white, 1.0) * 255, 0, 255).astype(np.uint8)
     scores: dict[str, float] = {}
@@ -719,11 +917,11 @@ def _best_glyph(scores: dict[str, float], min_margin: float = 0.4) -> tuple[str 
 
 def _read_glyph(work: np.ndarray, H: np.ndarray, u: float, v: float, *, glyphs: str, height: float,
                 half: float = 0.3, disc: float | None = None, px: int = DIGIT_PX,
-                min_margin: float = 0.4) -> tuple[str | None, float]:
+                min_margin: float = 0.4, boxed: bool = False) -> tuple[str | None, float]:
     """The one of ``glyphs`` that fits clearly best (:func:`_glyph_scores`), or None; and the
     confidence (0..1)."""
-    return _best_glyph(_glyph_scores(work, H, u, v, glyphs=glyphs, height=height, half=half, disc=disc, px=px),
-                       min_margin)
+    return _best_glyph(_glyph_scores(work, H, u, v, glyphs=glyphs, height=height, half=half, disc=disc, px=px,
+                                     boxed=boxed), min_margin)
 
 
 def _read_digit(work: np.ndarray, H: np.ndarray, j: int, k: int) -> tuple[int | None, float]:
@@ -739,27 +937,31 @@ FIRST_V, LATER_V = N_ROWS + 0.65, N_ROWS + 1.35
 LABEL_GLYPHS = "ABCDEFGHIJKLMNPQRSTUVWXYZ123456789"  # no O: in print it is too like Q, D and 0
 
 
-def _read_labels(work: np.ndarray, H: np.ndarray) -> tuple[str | None, ...]:
+def _read_labels(work: np.ndarray, H: np.ndarray, dark: bool = False) -> tuple[str | None, ...]:
     """The printed row labels (one character each; None where none could be read). The labels of a
     sheet are all letters or all digits: whichever fits the seven better decides, so that a 5 is
     not read as an S (and a 1 as an I) when the rest are letters."""
-    scores = [_glyph_scores(work, H, LABEL_U, r + 0.5, glyphs=LABEL_GLYPHS, height=0.36, half=0.35, px=GLYPH_PX)
-              for r in range(N_ROWS)]
+    scores = [_glyph_scores(work, H, LABEL_U, r + 0.5, glyphs=LABEL_GLYPHS, height=0.36, half=0.35, px=GLYPH_PX,
+                            boxed=dark) for r in range(N_ROWS)]
     kind_fit = {kind: sum(max((v for g, v in sc.items() if g.isdigit() == kind), default=0.0) for sc in scores)
                 for kind in (True, False)}
     digits = kind_fit[True] > kind_fit[False]
-    return tuple(_best_glyph({g: v for g, v in sc.items() if g.isdigit() == digits}, EDGE_MARGIN)[0] for sc in scores)
+    margin = DARK_EDGE_MARGIN if dark else EDGE_MARGIN
+    return tuple(_best_glyph({g: v for g, v in sc.items() if g.isdigit() == digits}, margin)[0] for sc in scores)
 
 
-def _read_points(work: np.ndarray, H: np.ndarray) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
-    """The column points printed under the grid: first (in circles) and later, per column."""
+def _read_points(work: np.ndarray, H: np.ndarray, dark: bool = False
+                 ) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
+    """The column points printed under the grid: first (in circles, or white boxes on a black print)
+    and later, per column."""
+    margin = DARK_EDGE_MARGIN if dark else EDGE_MARGIN
     first, later = [], []
     for c in range(N_COLS):
         g, _conf = _read_glyph(work, H, c + 0.5, FIRST_V, glyphs="0123456789", height=0.3, disc=0.25, px=GLYPH_PX,
-                                  min_margin=EDGE_MARGIN)
+                               min_margin=margin, boxed=dark)
         first.append(None if g is None else int(g))
         g, _conf = _read_glyph(work, H, c + 0.5, LATER_V, glyphs="0123456789", height=0.26, px=GLYPH_PX,
-                                  min_margin=EDGE_MARGIN)
+                               min_margin=margin, boxed=dark)
         later.append(None if g is None else int(g))
     return tuple(first), tuple(later)
 
@@ -864,8 +1066,15 @@ def _find_grid(work: np.ndarray) -> tuple[_Fit, bool]:
         if any(np.abs(ordered - c).max() < 0.01 * max(work.shape) for c, _ in candidates):
             continue
         candidates.append((ordered, sideways))
+    def more():  # the cells of a black print, each its own blob: looked for only when needed
+        for q in _cell_blobs(det):
+            ordered, sideways = _order(q)
+            yield ordered / f_det, sideways
+
+    from itertools import chain
+
     best, best_sideways = None, False
-    for quad, sideways in candidates[:8]:
+    for quad, sideways in chain(candidates[:8], more()):
         fit = _align(work, quad)
         if fit is not None and (best is None or fit.score > best.score):
             best, best_sideways = fit, sideways
@@ -893,12 +1102,16 @@ def _find_grid(work: np.ndarray) -> tuple[_Fit, bool]:
     return best, best_sideways
 
 
-def _read(work: np.ndarray, H: np.ndarray) -> _Reading:
-    """Colours, stars, number fields and the column header boxes, in the orientation ``H``."""
+def _read(work: np.ndarray, H: np.ndarray, dark: bool = False) -> _Reading:
+    """Colours, stars, number fields and the column header boxes, in the orientation ``H``; ``dark``:
+    the sheet is printed black (its stars are white outlines, and dark marks are pen crosses)."""
     px = READ_PX
     canon = _warp(work, H, px)
     valid = _warp(np.ones(work.shape[:2], np.float32), H, px, border=cv2.BORDER_CONSTANT)
-    gains, paper = _white_gains(canon, valid, px)
+    if dark:  # no paper: the white of the boxes printed above and below the grid
+        gains, paper = _box_white_gains(canon, valid, px)
+    else:
+        gains, paper = _white_gains(canon, valid, px)
     if paper < 35:
         raise _refuse("too-dark", _("The sheet is too dark to read"), _ADVICE_LIGHT)
     sat, val = _sat_val(canon, gains)
@@ -912,10 +1125,14 @@ def _read(work: np.ndarray, H: np.ndarray) -> _Reading:
 
     # stars: a large share of the centre that is not the cell's colour
     cs, cv = s_flat[regions["centre"]], v_flat[regions["centre"]]
-    different = (cs < 0.5 * s_cell[:, None]) | (cv < 0.55 * v_cell[:, None])
+    if dark:  # a white outline: pale and at least as bright as the cell (a pen's cross is dark)
+        different = (cs < STAR_PALE * s_cell[:, None]) & (cv > STAR_BRIGHT * v_cell[:, None])
+    else:
+        different = (cs < 0.5 * s_cell[:, None]) | (cv < 0.55 * v_cell[:, None])
     star_score = different.mean(axis=1)
-    star = star_score > STAR_THRESHOLD
-    star_conf = np.clip(np.abs(star_score - STAR_THRESHOLD) / STAR_THRESHOLD, 0, 1)
+    threshold = STAR_THRESHOLD_DARK if dark else STAR_THRESHOLD
+    star = star_score > threshold
+    star_conf = np.clip(np.abs(star_score - threshold) / threshold, 0, 1)
 
     # number fields: a corner disc that is not the colour of the cells around it
     fields = []
@@ -1123,13 +1340,13 @@ def scan(image) -> ScanResult:
                           interpolation=cv2.INTER_AREA)
         scale = np.diag([f_fine / f_work, f_fine / f_work, 1.0])
         corners = cv2.perspectiveTransform(_GRID_CORNERS.reshape(-1, 1, 2), scale @ fit.H).reshape(-1, 2)
-        refit = _align(fine, corners)
+        refit = _align(fine, corners, fit.dark)
         if refit is not None and refit.score >= fit.score - 0.05:
             work, f_work, fit = fine, f_fine, refit
     H = fit.H
     problems = []
-    reading = _read(work, H)
-    flipped = _read(work, H @ _FLIP)
+    reading = _read(work, H, fit.dark)
+    flipped = _read(work, H @ _FLIP, fit.dark)
     way = _upside_down(reading, flipped)
     if way == -1:
         H, reading = H @ _FLIP, flipped
@@ -1141,9 +1358,10 @@ def scan(image) -> ScanResult:
                         "sheet): if the photo is upside down, turn it and scan again"))
     star, fields = reading.star, reading.fields
     label, repaired = _repair(reading.label, reading.runner_up, reading.colour_conf, star)
-    labels, labels_read, note = _labels_of(_read_labels(work, H), COOP_ROW_LABELS if fields else DEFAULT_ROW_LABELS)
+    labels, labels_read, note = _labels_of(_read_labels(work, H, fit.dark),
+                                           COOP_ROW_LABELS if fields else DEFAULT_ROW_LABELS)
     problems += note
-    first, later = _read_points(work, H)
+    first, later = _read_points(work, H, fit.dark)
     first, first_read, note = _points_of(first, STANDARD_FIRST, pgettext("column points", "first"))
     problems += note
     later, later_read, note = _points_of(later, STANDARD_LATER, pgettext("column points", "later"))

@@ -9,6 +9,11 @@ seeded by a :class:`numpy.random.Generator` and each one optional (:class:`Disto
 camera tilt up to +-20 degrees, rotation up to 15 degrees, uneven light, a colour cast, a
 hand's shadow, noise, blur and a JPEG round trip at quality 60.
 
+``style="printed"`` draws the sheet as the real pads are printed instead (:func:`render_printed`):
+black, rounded cells with a lighter inner circle, the print's inks, white letter and point boxes,
+the coloured bonus squares at the right; its photos add the sheet filling the frame (corners cut
+off), warm light, glare, bent paper, pen crosses and phone- or messaging-app-sized images.
+
 Nothing here is used by the reader (:mod:`nochmal.data.scan.reader`) except through the
 photos: the reader does not know the layout drawn here beyond "a grid of 15 x 7 coloured
 cells".
@@ -45,10 +50,22 @@ class Distortions:
     noise: bool = True
     blur: bool = True
     jpeg: bool = True  # a JPEG round trip at quality 60
+    # the printed style's own distortions (None: on for ``style="printed"``, off for the white paper,
+    # so that a white-paper photo stays what it was for the same seed)
+    fill_frame: bool | None = None  # sometimes the sheet fills the frame, corners cut off, no table in view
+    warm_light: bool | None = None  # sometimes a strong warm (tungsten) white balance
+    glare: bool | None = None  # one to three glare spots
+    bend: bool | None = None  # the sheet slightly bent (not flat)
+    pen: bool | None = None  # pen crosses on some cells (a used page)
 
     @classmethod
     def none(cls) -> "Distortions":
         return cls(**{name: False for name in cls.__dataclass_fields__})
+
+    def on(self, name: str, style: str) -> bool:
+        """Whether the distortion ``name`` applies to a photo of ``style``."""
+        value = getattr(self, name)
+        return (style == "printed") if value is None else bool(value)
 
 
 @dataclass(frozen=True)
@@ -309,12 +326,276 @@ def varied_edges(sheet: Sheet, rng: np.random.Generator) -> Sheet:
     return Sheet(spec)
 
 
+#: The printed pads' inks (BGR; yellow green blue red orange): a warm yellow, a grass green, a light
+#: sky blue, a magenta-pink red and an orange close to the yellow
+PRINTED_BGR = np.array([(0x2a, 0xcc, 0xf8), (0x4a, 0xb8, 0x6e), (0xe4, 0xb4, 0x4c), (0x84, 0x3c, 0xe4),
+                        (0x2a, 0x94, 0xf4)], dtype=np.float32)
+
+
+def render_printed(sheet: Sheet, rng: np.random.Generator, pitch: float = 56.0) -> tuple[np.ndarray, Layout]:
+    """The sheet drawn flat as the real pads are printed (BGR uint8) and where its grid is: black
+    paper; rounded cells with a slightly lighter inner circle, thin black gaps; stars as white
+    five-pointed outlines; the letters A-O in white rounded boxes above (the start column's in red);
+    two rows of white boxes with the column points and a white strip with "?/X =" and the "!"
+    circles below; at the right the colour bonus squares ("5 | 3" in each colour), white score
+    boxes and a logo. A co-op back adds the row labels (white boxes at the left) and the number
+    fields (white discs with a digit)."""
+    p = pitch
+    coop = bool(sheet.number_fields)
+    side = 0.5 * p + (0.95 * p if coop else 0.0)
+    bonus_gap = p * rng.uniform(0.25, 0.6)
+    left, right, top, bottom = side + 0.4 * p, bonus_gap + 3.4 * p, 1.5 * p, 3.0 * p
+    width, height = int(round(left + N_COLS * p + right)), int(round(top + N_ROWS * p + bottom))
+    black = rng.uniform(14, 40) + rng.normal(0, 2, 3)
+    img = np.empty((height, width, 3), np.uint8)
+    img[:] = np.round(np.clip(black, 0, 255)).astype(np.uint8)
+    white = tuple(float(v) for v in rng.uniform(228, 252) + rng.normal(0, 3, 3))
+    dark = tuple(float(v) for v in black)
+    font = FONTS[int(rng.integers(len(FONTS)))]
+    gap = p * rng.uniform(0.06, 0.11)
+    radius = p * rng.uniform(0.12, 0.22)
+    inner = rng.uniform(0.34, 0.42)  # the inner circle's radius, in cells
+    lighten = rng.uniform(0.08, 0.2)  # how much lighter the inner circle is
+    x0, y0 = left, top
+    x1, y1 = x0 + N_COLS * p, y0 + N_ROWS * p
+    print_shift = rng.normal(0, 5, 3) + rng.uniform(-8, 4) + rng.normal(0, 6, (5, 3))
+    palette = np.clip(PRINTED_BGR + print_shift, 0, 255)
+    red = tuple(float(v) for v in palette[3])
+
+    letters = "".join(sheet.spec.grid)
+    for i, ch in enumerate(letters):
+        r, c = divmod(i, N_COLS)
+        colour = np.clip(palette[sheet.colour_of[i]] + rng.normal(0, 4, 3), 0, 255)
+        cx0, cy0 = x0 + c * p + gap / 2, y0 + r * p + gap / 2
+        _rounded_rect(img, cx0, cy0, cx0 + p - gap, cy0 + p - gap, radius, tuple(float(v) for v in colour))
+        centre = (x0 + (c + 0.5) * p, y0 + (r + 0.5) * p)
+        _circle(img, centre, inner * p, tuple(float(v) for v in colour + lighten * (255 - colour)))
+        if ch.isupper():
+            pts = star_points(*centre, p * rng.uniform(0.3, 0.36), inner_ratio=0.45, turn=rng.uniform(-4, 4))
+            _poly(img, pts, white, thickness=p * rng.uniform(0.045, 0.07))
+
+    # the letters A-O in white rounded boxes (the start column's letter red)
+    for c in range(N_COLS):
+        cx, cy = x0 + (c + 0.5) * p, y0 - 0.6 * p
+        _rounded_rect(img, cx - 0.4 * p, cy - 0.32 * p, cx + 0.4 * p, cy + 0.32 * p, 0.14 * p, white)
+        _text(img, COLUMNS[c], (cx, cy), 0.34 * p, red if c == sheet.start_col else dark, font, 0.06 * p)
+    if coop:  # the row labels in white boxes at the left
+        for r, label in enumerate(sheet.spec.row_labels):
+            cx, cy = x0 - 0.6 * p, y0 + (r + 0.5) * p
+            _rounded_rect(img, cx - 0.34 * p, cy - 0.36 * p, cx + 0.34 * p, cy + 0.36 * p, 0.12 * p, white)
+            _text(img, label, (cx, cy), 0.36 * p, dark, font, 0.06 * p)
+    for number, square in sheet.number_fields:
+        i = (square & -square).bit_length() - 1
+        r, c = divmod(i, N_COLS)
+        centre = (x0 + (c + 1) * p, y0 + (r + 1) * p)
+        _circle(img, centre, 0.3 * p, white)
+        _circle(img, centre, 0.3 * p, dark, thickness=0.03 * p)
+        _text(img, str(number), centre, 0.3 * p, dark, font, 0.05 * p)
+
+    # column points: two rows of white boxes (the start column's digits red), then the "?/X =" strip
+    for c in range(N_COLS):
+        cx = x0 + (c + 0.5) * p
+        ink = red if c == sheet.start_col else dark
+        for v, points, h in ((0.65, sheet.first_points[c], 0.3), (1.35, sheet.later_points[c], 0.26)):
+            cy = y1 + v * p
+            _rounded_rect(img, cx - 0.4 * p, cy - 0.3 * p, cx + 0.4 * p, cy + 0.3 * p, 0.1 * p, white)
+            _text(img, str(points), (cx, cy), h * p, ink, font, 0.05 * p)
+    sy = y1 + 2.35 * p
+    _rounded_rect(img, x0, sy - 0.38 * p, x0 + 11.5 * p, sy + 0.38 * p, 0.2 * p, white)
+    _text(img, "?/X =", (x0 + 1.1 * p, sy), 0.3 * p, dark, font, 0.05 * p)
+    for k in range(sheet.jokers):
+        cx = x0 + 2.6 * p + k * 1.05 * p
+        _circle(img, (cx, sy), 0.3 * p, dark, thickness=0.04 * p)
+        _text(img, "!", (cx, sy), 0.3 * p, dark, font, 0.05 * p)
+
+    # the colour bonus squares ("5 | 3") in the five colours, white score boxes, a logo
+    bx = x1 + bonus_gap
+    for k in range(5):
+        by = y0 + k * p + gap / 2
+        colour = tuple(float(v) for v in np.clip(palette[k] + rng.normal(0, 4, 3), 0, 255))
+        _rounded_rect(img, bx, by, bx + 1.7 * p, by + p - gap, radius, colour)
+        _text(img, "5", (bx + 0.45 * p, by + 0.45 * p), 0.34 * p, dark, font, 0.06 * p)
+        _text(img, "|", (bx + 0.85 * p, by + 0.45 * p), 0.34 * p, dark, font, 0.04 * p)
+        _text(img, "3", (bx + 1.25 * p, by + 0.45 * p), 0.34 * p, dark, font, 0.06 * p)
+    for k in range(5):
+        by = y0 + (5.2 + k * 0.9) * p
+        _rounded_rect(img, bx, by, bx + 1.7 * p, by + 0.75 * p, 0.12 * p, white)
+        _text(img, ("+", "+", "-", "=", "")[k], (bx - 0.2 * p, by + 0.38 * p), 0.3 * p, white, font, 0.05 * p)
+    lx, ly = x1 + bonus_gap + 0.85 * p, y1 + 2.35 * p
+    cv2.ellipse(img, (int(lx), int(ly)), (int(1.2 * p), int(0.45 * p)), 0, 0, 360, red, -1, cv2.LINE_AA)
+    _text(img, "NOCH MAL!", (lx, ly), 0.22 * p, white, font, 0.04 * p)
+
+    slow = cv2.resize(rng.normal(0, 1, (4, 7)).astype(np.float32), (width, height), interpolation=cv2.INTER_CUBIC)
+    img = img.astype(np.float32) * (1 + 0.02 * slow)[..., None]
+    img += 2.5 * rng.standard_normal(img.shape, dtype=np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8), Layout(p, x0, y0, width, height)
+
+
+def _pen_crosses(flat: np.ndarray, layout: Layout, rng: np.random.Generator) -> int:
+    """Pen crosses (blue or black ballpoint) on some of the cells of ``flat``, drawn in place; how many."""
+    p = layout.pitch
+    ink = tuple(float(v) for v in ((rng.uniform(90, 140), rng.uniform(40, 70), rng.uniform(20, 50))
+                                   if rng.random() < 0.6 else rng.uniform(20, 45, 3)))
+    n = int(rng.integers(8, 40))
+    for i in rng.choice(N_ROWS * N_COLS, n, replace=False):
+        r, c = divmod(int(i), N_COLS)
+        cx, cy = layout.grid_x0 + (c + 0.5) * p, layout.grid_y0 + (r + 0.5) * p
+        a = rng.uniform(0.22, 0.38) * p
+        for sx in (-1, 1):
+            j = rng.normal(0, 0.04 * p, 4)
+            cv2.line(flat, _pt(cx - sx * a + j[0], cy - a + j[1]), _pt(cx + sx * a + j[2], cy + a + j[3]), ink,
+                     max(1, int(round(rng.uniform(0.025, 0.045) * p))), cv2.LINE_AA, SHIFT)
+    return n
+
+
+def _bent(flat: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, float]:
+    """``flat`` slightly bent: a smooth displacement (a curl along one axis, a wave along the other),
+    up to a few tenths of a percent of the page; and the largest displacement in pixels."""
+    h, w = flat.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    amp = rng.uniform(0.002, 0.006) * max(w, h)
+    phase = rng.uniform(0, np.pi)
+    dy = amp * np.sin(np.pi * xx / w + phase) * (yy / h - 0.5) * 2
+    dx = 0.5 * amp * np.sin(2 * np.pi * yy / h + phase) * (xx / w - 0.5) * 2
+    return cv2.remap(flat, xx + dx, yy + dy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT), float(amp)
+
+
+def _printed_photo(sheet: Sheet, rng: np.random.Generator, distort: Distortions,
+                   size: tuple[int, int] | None) -> tuple[np.ndarray, np.ndarray, dict]:
+    """A photo of the printed-style sheet: (image, grid corners in it, settings)."""
+    settings: dict = {"style": "printed"}
+    if size is None:  # what phones and messaging apps send
+        kind = rng.choice(["camera", "phone", "messaging"], p=[0.6, 0.15, 0.25])
+        if kind == "phone":
+            size = (4000, 3000)
+        elif kind == "messaging":
+            w_msg = int(rng.integers(600, 1281))
+            size = (w_msg, int(round(w_msg * rng.choice([2 / 3, 3 / 4]))))
+        else:
+            size = (1600, 1200)
+    w, h = size
+    settings["size"] = (w, h)
+    # the camera's picture, at most 2000 pixels wide (a larger one is scaled up: phone photos are soft)
+    rw, rh = (w, h) if w <= 2000 else (2000, int(round(2000 * h / w)))
+    if w < 1280:  # a messaging app scales a camera photo down
+        rw, rh = 1600, int(round(1600 * h / w))
+    pitch = float(rng.uniform(52, 64)) * max(1.0, rw / 1600)
+    flat, layout = render_printed(sheet, rng, pitch=pitch)
+    if distort.on("pen", "printed"):
+        settings["pen"] = _pen_crosses(flat, layout, rng)
+    if distort.on("bend", "printed"):
+        flat, amp = _bent(flat, rng)
+        settings["bend"] = round(amp / layout.pitch, 2)
+
+    tilt_x = rng.uniform(-15, 15) if distort.perspective else 0.0
+    tilt_y = rng.uniform(-15, 15) if distort.perspective else 0.0
+    turn = rng.uniform(-10, 10) if distort.rotation else 0.0
+    settings.update(tilt_x=round(tilt_x, 1), tilt_y=round(tilt_y, 1), rotation=round(turn, 1))
+    rot = _rotation(np.radians(tilt_x), np.radians(tilt_y), np.radians(turn))
+    focal = rw * rng.uniform(0.9, 1.3)
+    fills = distort.on("fill_frame", "printed") and rng.random() < 0.6
+    centre = np.array([layout.width / 2, layout.height / 2])
+    page = np.array([(0, 0), (layout.width, 0), (layout.width, layout.height), (0, layout.height)], np.float64)
+    grid = layout.corners()
+    # what must be in the picture: the whole page on a table, or (filling the frame) the grid and a
+    # little around it
+    keep = page if not fills else np.array([(grid[0, 0] - 0.3 * pitch, grid[0, 1] - 0.3 * pitch),
+                                            (grid[2, 0] + 0.3 * pitch, grid[0, 1] - 0.3 * pitch),
+                                            (grid[2, 0] + 0.3 * pitch, grid[2, 1] + 0.3 * pitch),
+                                            (grid[0, 0] - 0.3 * pitch, grid[2, 1] + 0.3 * pitch)])
+    fill = rng.uniform(0.62, 0.92) if not fills else rng.uniform(0.8, 0.97)
+    for _ in range(30):
+        dist = focal * (keep[1, 0] - keep[0, 0]) / (fill * rw)
+
+        def project(pts, dist=dist):
+            xyz = np.c_[pts - centre, np.zeros(len(pts))] @ rot.T + [0, 0, dist]
+            return focal * xyz[:, :2] / xyz[:, 2:3]
+
+        quad = project(keep)
+        lo, hi = quad.min(0), quad.max(0)
+        span = hi - lo
+        if span[0] <= 0.97 * rw and span[1] <= 0.97 * rh:
+            break
+        fill *= 0.95
+    free = np.array([rw, rh]) - span
+    offset = -lo + free * rng.uniform(0.1, 0.9, 2)
+    H = cv2.getPerspectiveTransform(page.astype(np.float32), (project(page) + offset).astype(np.float32))
+    grid_corners = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), H).reshape(-1, 2)
+    cover = cv2.warpPerspective(np.ones(flat.shape[:2], np.float32), H, (rw, rh), flags=cv2.INTER_LINEAR)
+    settings["fills_frame"] = bool(fills)
+    photo = _table(rng, rw, rh)
+    sheet_img = cv2.warpPerspective(flat, H, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    photo = photo * (1 - cover[..., None]) + sheet_img.astype(np.float32) * cover[..., None]
+
+    if distort.uneven_light:
+        sw, sh = 160, 120
+        yy, xx = (np.mgrid[0:sh, 0:sw].astype(np.float32) + 0.5) / [[[sh]], [[sw]]]
+        direction = rng.normal(0, 1, 2)
+        direction /= np.linalg.norm(direction)
+        ramp = (xx - 0.5) * direction[0] + (yy - 0.5) * direction[1]
+        vignette = (xx - 0.5) ** 2 + (yy - 0.5) ** 2
+        light = 1.0 - rng.uniform(0.1, 0.3) * ramp - rng.uniform(0.1, 0.35) * vignette
+        photo *= cv2.resize(np.clip(light, 0.6, 1.1).astype(np.float32), (rw, rh))[..., None]
+    if distort.shadow and rng.random() < 0.5:
+        target = grid_corners.mean(0) + (grid_corners[1] - grid_corners[0]) * rng.uniform(-0.4, 0.4)
+        depth = rng.uniform(0.2, 0.4)
+        photo *= (1 - depth * _hand_mask(rng, rw, rh, target)[..., None])
+        settings["shadow"] = round(depth, 2)
+    if distort.on("glare", "printed"):
+        n = int(rng.integers(1, 4))
+        spots = np.zeros((rh, rw), np.float32)
+        for _ in range(n):
+            at = grid_corners[0] + (grid_corners[1] - grid_corners[0]) * rng.uniform(0, 1) + \
+                (grid_corners[3] - grid_corners[0]) * rng.uniform(0, 1)
+            axes = (max(2, int(rng.uniform(0.3, 1.2) * layout.pitch * rw / layout.width)),
+                    max(2, int(rng.uniform(0.2, 0.7) * layout.pitch * rw / layout.width)))
+            blob = np.zeros_like(spots)
+            cv2.ellipse(blob, tuple(int(v) for v in at), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+            spots = np.maximum(spots, cv2.GaussianBlur(blob, (0, 0), max(axes) * 0.5) * rng.uniform(0.25, 0.5))
+        photo = photo + (255 - photo) * spots[..., None]
+        settings["glare"] = n
+    warm = distort.on("warm_light", "printed") and rng.random() < 0.5
+    if warm:  # tungsten light that the phone balances only partly
+        gains = np.array([rng.uniform(0.6, 0.8), rng.uniform(0.85, 0.95), 1.0])
+        photo *= gains[None, None, :]
+        settings["cast"] = tuple(round(float(g), 2) for g in gains)
+    elif distort.colour_cast:
+        kelvin = rng.uniform(-1, 1)
+        gains = np.array([1 - 0.16 * kelvin, 1 + rng.uniform(-0.06, 0.06), 1 + 0.16 * kelvin])
+        photo *= (gains / gains.max())[None, None, :]
+        settings["cast"] = tuple(round(float(g), 2) for g in gains)
+    if distort.blur:
+        sigma = rng.uniform(0.5, 1.5)
+        photo = cv2.GaussianBlur(photo, (0, 0), sigma)
+        settings["blur"] = round(sigma, 2)
+    if distort.noise:
+        photo += np.float32(rng.uniform(1.5, 4)) * rng.standard_normal(photo.shape, dtype=np.float32)
+    image = np.clip(photo, 0, 255).astype(np.uint8)
+    if (rw, rh) != (w, h):
+        image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA if w < rw else cv2.INTER_CUBIC)
+        grid_corners = grid_corners * [w / rw, h / rh]
+    if distort.jpeg:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 60])
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        settings["jpeg"] = 60
+    return image, grid_corners, settings
+
+
 def synthetic_photo(sheet_id: str | Sheet, rng: np.random.Generator, *, distort: Distortions = Distortions(),
-                    size: tuple[int, int] = (1600, 1200)) -> SyntheticPhoto:
+                    size: tuple[int, int] | None = None, style: str = "paper") -> SyntheticPhoto:
     """A photo (BGR uint8, ``size`` = (width, height)) of the printed sheet ``sheet_id`` (a shipped
     sheet's id, or a :class:`Sheet`) on a table, distorted as ``distort`` says with strengths drawn
-    from ``rng``, and its truth."""
+    from ``rng``, and its truth. ``style``: ``"paper"`` (the sheet on white paper, 1600 x 1200 unless
+    ``size`` says otherwise) or ``"printed"`` (as the real pads are printed, :func:`render_printed`;
+    without a ``size``, one drawn from what phones and messaging apps send: 1600 x 1200, 4000 x 3000 or
+    600 x 400 .. 1280 x 960)."""
     sheet = get_sheet(sheet_id) if isinstance(sheet_id, str) else sheet_id
+    if style == "printed":
+        image, grid_corners, settings = _printed_photo(sheet, rng, distort, size)
+        return SyntheticPhoto(image, _truth(sheet, grid_corners, settings))
+    if style != "paper":
+        raise ValueError(f"unknown style {style!r}")
+    size = size or (1600, 1200)
     flat, layout = render_sheet(sheet, rng, pitch=float(rng.uniform(52, 64)))
     w, h = size
     settings: dict = {}
@@ -391,8 +672,11 @@ def synthetic_photo(sheet_id: str | Sheet, rng: np.random.Generator, *, distort:
         image = cv2.imdecode(data, cv2.IMREAD_COLOR)
         settings["jpeg"] = 60
 
+    return SyntheticPhoto(image, _truth(sheet, grid_corners, settings))
+
+
+def _truth(sheet: Sheet, grid_corners: np.ndarray, settings: dict) -> Truth:
     number_fields = tuple(sorted(((cell_name((sq & -sq).bit_length() - 1), n) for n, sq in sheet.number_fields),
                                  key=lambda f: f[1]))
-    truth = Truth(sheet.id, tuple(sheet.spec.grid), number_fields, grid_corners, settings,
-                  tuple(sheet.spec.row_labels), tuple(sheet.first_points), tuple(sheet.later_points))
-    return SyntheticPhoto(image, truth)
+    return Truth(sheet.id, tuple(sheet.spec.grid), number_fields, grid_corners, settings,
+                 tuple(sheet.spec.row_labels), tuple(sheet.first_points), tuple(sheet.later_points))
