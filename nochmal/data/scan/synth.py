@@ -460,6 +460,60 @@ def _bent(flat: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, float
     return cv2.remap(flat, xx + dx, yy + dy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT), float(amp)
 
 
+def _camera(rng: np.random.Generator, centre: np.ndarray, rot: np.ndarray, focal: float, keep: np.ndarray,
+            fill: float, size: tuple[int, int], *, tries: int, margin: float, shrink: float):
+    """Where a pinhole camera (``focal``, turned by ``rot``) puts points of the page: far enough that
+    ``keep`` spans ``fill`` of the picture's width, moved back (``fill *= shrink``, at most ``tries``
+    times) until it fits within ``margin`` of the picture, then shifted to a random place in the
+    room left. Returns the projection (page points -> picture points)."""
+    w, h = size
+    for _ in range(tries):
+        dist = focal * (keep[1, 0] - keep[0, 0]) / (fill * w)
+
+        def project(pts, dist=dist):
+            xyz = np.c_[pts - centre, np.zeros(len(pts))] @ rot.T + [0, 0, dist]
+            return focal * xyz[:, :2] / xyz[:, 2:3]
+
+        quad = project(keep)
+        lo, hi = quad.min(0), quad.max(0)
+        span = hi - lo
+        if span[0] <= margin * w and span[1] <= margin * h:
+            break
+        fill *= shrink
+    offset = -lo + (np.array([w, h]) - span) * rng.uniform(0.1, 0.9, 2)
+    return lambda pts: project(pts) + offset
+
+
+def _colour_cast(photo: np.ndarray, rng: np.random.Generator, settings: dict) -> np.ndarray:
+    """Warm (+) or cool (-) light, plus a little green/magenta."""
+    kelvin = rng.uniform(-1, 1)
+    gains = np.array([1 - 0.16 * kelvin, 1 + rng.uniform(-0.06, 0.06), 1 + 0.16 * kelvin])  # B G R
+    photo *= (gains / gains.max())[None, None, :]
+    settings["cast"] = tuple(round(float(g), 2) for g in gains)
+    return photo
+
+
+def _lens(photo: np.ndarray, rng: np.random.Generator, distort: Distortions, settings: dict,
+          max_blur: float) -> np.ndarray:
+    """Blur (sigma up to ``max_blur``) and sensor noise, as ``distort`` says; the 8-bit picture."""
+    if distort.blur:
+        sigma = rng.uniform(0.5, max_blur)
+        photo = cv2.GaussianBlur(photo, (0, 0), sigma)
+        settings["blur"] = round(sigma, 2)
+    if distort.noise:
+        photo += np.float32(rng.uniform(1.5, 4)) * rng.standard_normal(photo.shape, dtype=np.float32)
+    return np.clip(photo, 0, 255).astype(np.uint8)
+
+
+def _saved(image: np.ndarray, distort: Distortions, settings: dict) -> np.ndarray:
+    """The picture as a JPEG of quality 60 would give it back, if ``distort.jpeg``."""
+    if not distort.jpeg:
+        return image
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 60])
+    settings["jpeg"] = 60
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
 def _printed_photo(sheet: Sheet, rng: np.random.Generator, distort: Distortions,
                    size: tuple[int, int] | None) -> tuple[np.ndarray, np.ndarray, dict]:
     """A photo of the printed-style sheet: (image, grid corners in it, settings)."""
@@ -504,22 +558,8 @@ def _printed_photo(sheet: Sheet, rng: np.random.Generator, distort: Distortions,
                                             (grid[2, 0] + 0.3 * pitch, grid[2, 1] + 0.3 * pitch),
                                             (grid[0, 0] - 0.3 * pitch, grid[2, 1] + 0.3 * pitch)])
     fill = rng.uniform(0.62, 0.92) if not fills else rng.uniform(0.8, 0.97)
-    for _ in range(30):
-        dist = focal * (keep[1, 0] - keep[0, 0]) / (fill * rw)
-
-        def project(pts, dist=dist):
-            xyz = np.c_[pts - centre, np.zeros(len(pts))] @ rot.T + [0, 0, dist]
-            return focal * xyz[:, :2] / xyz[:, 2:3]
-
-        quad = project(keep)
-        lo, hi = quad.min(0), quad.max(0)
-        span = hi - lo
-        if span[0] <= 0.97 * rw and span[1] <= 0.97 * rh:
-            break
-        fill *= 0.95
-    free = np.array([rw, rh]) - span
-    offset = -lo + free * rng.uniform(0.1, 0.9, 2)
-    H = cv2.getPerspectiveTransform(page.astype(np.float32), (project(page) + offset).astype(np.float32))
+    place = _camera(rng, centre, rot, focal, keep, fill, (rw, rh), tries=30, margin=0.97, shrink=0.95)
+    H = cv2.getPerspectiveTransform(page.astype(np.float32), place(page).astype(np.float32))
     grid_corners = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), H).reshape(-1, 2)
     cover = cv2.warpPerspective(np.ones(flat.shape[:2], np.float32), H, (rw, rh), flags=cv2.INTER_LINEAR)
     settings["fills_frame"] = bool(fills)
@@ -560,25 +600,12 @@ def _printed_photo(sheet: Sheet, rng: np.random.Generator, distort: Distortions,
         photo *= gains[None, None, :]
         settings["cast"] = tuple(round(float(g), 2) for g in gains)
     elif distort.colour_cast:
-        kelvin = rng.uniform(-1, 1)
-        gains = np.array([1 - 0.16 * kelvin, 1 + rng.uniform(-0.06, 0.06), 1 + 0.16 * kelvin])
-        photo *= (gains / gains.max())[None, None, :]
-        settings["cast"] = tuple(round(float(g), 2) for g in gains)
-    if distort.blur:
-        sigma = rng.uniform(0.5, 1.5)
-        photo = cv2.GaussianBlur(photo, (0, 0), sigma)
-        settings["blur"] = round(sigma, 2)
-    if distort.noise:
-        photo += np.float32(rng.uniform(1.5, 4)) * rng.standard_normal(photo.shape, dtype=np.float32)
-    image = np.clip(photo, 0, 255).astype(np.uint8)
+        photo = _colour_cast(photo, rng, settings)
+    image = _lens(photo, rng, distort, settings, max_blur=1.5)
     if (rw, rh) != (w, h):
         image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA if w < rw else cv2.INTER_CUBIC)
         grid_corners = grid_corners * [w / rw, h / rh]
-    if distort.jpeg:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 60])
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        settings["jpeg"] = 60
-    return image, grid_corners, settings
+    return _saved(image, distort, settings), grid_corners, settings
 
 
 def synthetic_photo(sheet_id: str | Sheet, rng: np.random.Generator, *, distort: Distortions = Distortions(),
@@ -610,23 +637,8 @@ def synthetic_photo(sheet_id: str | Sheet, rng: np.random.Generator, *, distort:
     fill = rng.uniform(0.62, 0.92)
     page = np.array([(0, 0), (layout.width, 0), (layout.width, layout.height), (0, layout.height)], np.float64)
     centre = np.array([layout.width / 2, layout.height / 2])
-    for _ in range(20):
-        dist = focal * layout.width / (fill * w)
-
-        def project(pts, dist=dist):
-            xyz = np.c_[pts - centre, np.zeros(len(pts))] @ rot.T + [0, 0, dist]
-            return focal * xyz[:, :2] / xyz[:, 2:3]
-
-        quad = project(page)
-        lo, hi = quad.min(0), quad.max(0)
-        span = hi - lo
-        if span[0] <= 0.96 * w and span[1] <= 0.96 * h:
-            break
-        fill *= 0.92
-    free = np.array([w, h]) - span
-    offset = -lo + free * rng.uniform(0.1, 0.9, 2)
-    quad = quad + offset
-    H = cv2.getPerspectiveTransform(page.astype(np.float32), quad.astype(np.float32))
+    place = _camera(rng, centre, rot, focal, page, fill, (w, h), tries=20, margin=0.96, shrink=0.92)
+    H = cv2.getPerspectiveTransform(page.astype(np.float32), place(page).astype(np.float32))
     grid_corners = cv2.perspectiveTransform(layout.corners().reshape(-1, 1, 2), H).reshape(-1, 2)
 
     photo = _table(rng, w, h)
@@ -656,22 +668,8 @@ def synthetic_photo(sheet_id: str | Sheet, rng: np.random.Generator, *, distort:
         photo *= (1 - depth * mask[..., None] * (2 - tint))
         settings["shadow"] = round(depth, 2)
     if distort.colour_cast:
-        kelvin = rng.uniform(-1, 1)  # warm (+) or cool (-) light, plus a little green/magenta
-        gains = np.array([1 - 0.16 * kelvin, 1 + rng.uniform(-0.06, 0.06), 1 + 0.16 * kelvin])  # B G R
-        photo *= (gains / gains.max())[None, None, :]
-        settings["cast"] = tuple(round(float(g), 2) for g in gains)
-    if distort.blur:
-        sigma = rng.uniform(0.5, 1.8)
-        photo = cv2.GaussianBlur(photo, (0, 0), sigma)
-        settings["blur"] = round(sigma, 2)
-    if distort.noise:
-        photo += np.float32(rng.uniform(1.5, 4)) * rng.standard_normal(photo.shape, dtype=np.float32)
-    image = np.clip(photo, 0, 255).astype(np.uint8)
-    if distort.jpeg:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 60])
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        settings["jpeg"] = 60
-
+        photo = _colour_cast(photo, rng, settings)
+    image = _saved(_lens(photo, rng, distort, settings, max_blur=1.8), distort, settings)
     return SyntheticPhoto(image, _truth(sheet, grid_corners, settings))
 
 
