@@ -43,7 +43,7 @@ def run_action(do, success: str | None = None, refusal: tuple[int, str] | None =
     try:
         msg = do(ses, access)
     except ConflictError:
-        st.session_state["selected_cells"] = []
+        state.set_selection([])
         state.flash("warning", conflict_text())
         return
     except (IllegalMoveError, InvalidInputError) as err:
@@ -66,7 +66,7 @@ def run_action(do, success: str | None = None, refusal: tuple[int, str] | None =
     except StoreError as err:  # read-only, full, ...: a sentence, never the store's path
         state.flash("error", store_error_text(err))
         return
-    st.session_state["selected_cells"] = []
+    state.set_selection([])
     if msg or success:
         state.flash("success", msg or success)
 

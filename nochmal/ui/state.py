@@ -118,7 +118,14 @@ def set_game(game_id: str | None, code: str | None = None, seat: int | None = No
     st.session_state["game_ref"] = (
         {"game": game_id, "code": code or "", "join": "" if code else join or "",
          "seat": str(seat + 1) if seat is not None else ""} if game_id else None)
-    st.session_state["selected_cells"] = []
+    set_selection([])
+
+
+def set_selection(cells) -> None:
+    """Set the cells selected for a cross from the server (a cleared, entered or refused
+    selection, the advisor's move, a new roll). The browser's taps are toggles applied on top
+    (:mod:`nochmal.ui.panels.cell_grid`)."""
+    st.session_state["selected_cells"] = list(cells)
 
 
 def remember_game(game_id: str, title: str, code: str) -> None:

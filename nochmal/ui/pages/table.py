@@ -71,7 +71,7 @@ def _fresh_selection(ses, gs, seat: int) -> None:
     ctx = selection_ctx(ses.game_id, seat, gs)
     if ss.get("sel-ctx") != ctx:
         ss["sel-ctx"] = ctx
-        ss["selected_cells"] = []
+        state.set_selection([])
         reset_picks(seat)
 
 

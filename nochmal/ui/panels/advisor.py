@@ -110,12 +110,12 @@ def _use_suggestion(seat: int, cells: list[str], cdie, ndie, colour, ctx: str, t
     ss["sel-ctx"] = ctx  # keeps the page from starting a fresh selection for this seat
     kc, kn, kcol = pick_keys(seat)
     if cells:
-        ss["selected_cells"] = list(cells)
+        state.set_selection(cells)
         ss[kc], ss[kn] = cdie, ndie
         ss[kcol] = colour if cdie == COLOUR_JOKER else None
         state.flash("info", _("Advisor's move filled in: {move}. Press **Cross** to enter it.").format(move=text))
     else:
-        ss["selected_cells"] = []
+        state.set_selection([])
         reset_picks(seat)
         state.flash("info", _("The advisor suggests: {move}. Press the {move} button to enter it.").format(move=text))
 

@@ -1,6 +1,20 @@
 """The cell grid: one button per cell of a seat's sheet, tapped to build the selection of
 cells a cross will take, drawn with the sheet's colours and marks, and the column values
-under it (circled and struck as on paper)."""
+under it (circled and struck as on paper).
+
+A tap on a cell button is caught in the page (:data:`SELECTION_JS`, a hidden Custom Component;
+issue 42, item 1): the cell is drawn selected or not at once, and the tap goes to the server in the
+component's state, the list of the taps the server has not yet acknowledged, each numbered. A
+button's own click would reach the server as a one-off trigger, and a trigger that arrives while
+a run is going can be lost (tried: five of six taps 0.1 s apart on a busy machine); a state is never
+lost, the newest list wins, and it holds every tap still unacknowledged. The server toggles each
+tap it has not applied yet (:func:`_taps_sent`) and sends back the selection and the number of the
+last tap applied; the browser draws that selection with its later taps toggled on top. Toggles
+commute, so a tap the server applies late, or a tap that went through the button before the
+component was there, ends in the same selection; the server's own changes (Clear, an entered or
+refused cross, the advisor's move, a new roll) replace the selection and later taps apply to the
+new one. The buttons stay real buttons named after their cells (screen readers, keyboards, and
+the app tests' clicks, which call :func:`_toggle_cell` on the server)."""
 
 from __future__ import annotations
 
@@ -10,27 +24,120 @@ import streamlit as st
 
 from nochmal.engine.cells import CELL_NAMES, COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS
 from nochmal.data.i18n import _, pgettext
+from nochmal.ui import state
 from nochmal.ui.explain import cell_label
 from nochmal.ui.labels import colour_name, translated
 from nochmal.ui.safe import html_text
 from nochmal.ui.sheetview import MARK_WORDS, PALETTE
 
+_NAMES = frozenset(CELL_NAMES)
 #: the height (and least width, in landscape) of a cell button in CSS px: a finger's tap target
 CELL_PX = 44
 
 
+SELECTION_JS = r"""
+const CELL = /^st-key-cell-(\d+)-([A-O][1-7])$/;
+const cellOf = (box) => [...box.classList].map((c) => c.match(CELL)).find(Boolean);
+export default function (component) {
+  const { data, setStateValue, parentElement } = component;
+  const w = window;
+  const reg = w.__nmSelection = w.__nmSelection || {};
+  const s = reg[data.seat] = reg[data.seat] || { seq: 0, taps: [] };
+  s.host = parentElement;
+  s.send = setStateValue;
+  s.letters = data.letters || {};
+  s.selected = data.selected;
+  s.taps = s.taps.filter((t) => t.n > data.applied);  // the server has applied the others
+  s.seq = Math.max(s.seq, data.applied);
+  s.shown = () => {
+    const on = new Set(s.selected);
+    s.taps.forEach((t) => { if (on.has(t.cell)) on.delete(t.cell); else on.add(t.cell); });
+    return on;
+  };
+  s.paint = () => {
+    const on = s.shown();
+    document.querySelectorAll(`.st-key-grid-${data.seat} [class*="st-key-cell-${data.seat}-"]`).forEach((box) => {
+      const m = cellOf(box);
+      const button = box.querySelector("button");
+      if (!m || !button) return;
+      const mark = on.has(m[2]) && !button.disabled ? (s.letters[m[2]] || "") + "\u25cf" : null;
+      if (mark === null) button.removeAttribute("data-nm-sel");
+      else if (button.getAttribute("data-nm-sel") !== mark) button.setAttribute("data-nm-sel", mark);
+    });
+  };
+  if (!w.__nmSelectionClicks) {
+    w.__nmSelectionClicks = true;
+    // capture, on the document: before the button's own handler (in React's root) sees the click
+    document.addEventListener("click", (ev) => {
+      const button = ev.target instanceof Element ? ev.target.closest("button") : null;
+      const box = button && button.closest('[class*="st-key-cell-"]');
+      const m = box && cellOf(box);
+      const t = m && w.__nmSelection[m[1]];
+      if (!t || button.disabled || !t.host || !t.host.isConnected) return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      t.seq += 1;
+      t.taps.push({ n: t.seq, cell: m[2] });
+      t.paint();
+      t.send("taps", t.taps.slice());
+    }, true);
+  }
+  s.paint();
+  // a run can draw the buttons again after this one: paint once more when the page has settled
+  requestAnimationFrame(() => s.paint());
+  const grid = document.querySelector(`.st-key-grid-${data.seat}`);
+  let seen = null;
+  if (grid) { seen = new MutationObserver(() => s.paint()); seen.observe(grid, { childList: true, subtree: true }); }
+  return () => { if (seen) seen.disconnect(); };
+}
+"""
+
+_selection = st.components.v2.component("nochmal_selection", js=SELECTION_JS)
+
+
 def _toggle_cell(name: str) -> None:
+    """A button's own click reached the server (the app tests; a browser's taps go through the
+    component): the server's change of the selection."""
     sel = list(st.session_state.get("selected_cells", []))
     if name in sel:
         sel.remove(name)
     else:
         sel.append(name)
+    state.set_selection(sel)
+
+
+#: the browser sends at most this many unacknowledged taps (a longer list is not a player's)
+MAX_TAPS = 500
+
+
+def _applied_key(seat: int) -> str:
+    return f"taps-applied-{seat}"
+
+
+def _taps_sent(key: str, seat: int) -> None:
+    """Apply the browser's taps (the component's state) that were not applied yet, in their order;
+    checked, as all input: numbered taps of cell names, anything else is ignored."""
+    taps = (st.session_state.get(key) or {}).get("taps")
+    if not isinstance(taps, list) or len(taps) > MAX_TAPS:
+        return
+    applied = int(st.session_state.get(_applied_key(seat), 0))
+    fresh = sorted((t["n"], t["cell"]) for t in taps if isinstance(t, dict) and type(t.get("n")) is int
+                   and t["n"] > applied and t.get("cell") in _NAMES)
+    if not fresh:
+        return
+    sel = list(st.session_state.get("selected_cells", []))
+    for _n, name in fresh:
+        if name in sel:
+            sel.remove(name)
+        else:
+            sel.append(name)
     st.session_state["selected_cells"] = sel
+    st.session_state[_applied_key(seat)] = fresh[-1][0]
 
 
 def clear_cells() -> None:
     """Start the selection afresh (and forget a refusal shown for the old one)."""
-    st.session_state["selected_cells"] = []
+    state.set_selection([])
     st.session_state.pop("refusal", None)
 
 
@@ -49,6 +156,7 @@ def _grid_css(key: str, seat: int, sheet, crossed: int, selected: int, highlight
     cell = lambda i: f".st-key-cell-{seat}-{CELL_NAMES[i]} button"  # noqa: E731
     px = CELL_PX
     rules = [
+        f".st-key-nm-selection-{seat}-box {{display: none !important}}",
         f".st-key-{key} {{gap:2px !important;grid-template-columns:14px repeat({N_COLS},minmax(0,1fr)) !important}}",
         f".st-key-{key} button {{min-height:{px}px;height:{px}px;padding:0 !important;width:100%;min-width:0;"
         f"line-height:1;border:2px solid transparent;border-radius:5px}}",
@@ -67,7 +175,7 @@ def _grid_css(key: str, seat: int, sheet, crossed: int, selected: int, highlight
     by_style: dict[tuple, list[str]] = {}
     for i in range(len(CELL_NAMES)):
         by_style.setdefault(("colour", sheet.colour_of[i]), []).append(cell(i))
-        by_style.setdefault(("mark", cell_mark(sheet, crossed, selected, i, colourblind)), []).append(cell(i) + "::after")
+        by_style.setdefault(("mark", cell_mark(sheet, crossed, 0, i, colourblind)), []).append(cell(i) + "::after")
     for (what, value), sels in by_style.items():
         if what == "colour":
             fill, ink = PALETTE[value]
@@ -91,8 +199,20 @@ def _grid_css(key: str, seat: int, sheet, crossed: int, selected: int, highlight
             f"border:1.5px solid #111;font:700 11px/18px sans-serif;text-align:center;pointer-events:none}}")
     group(crossed, "opacity:.45")
     group(highlight & ~selected, "border:2px dashed #111 !important")
-    group(selected, "border:3px solid #000 !important;box-shadow:0 0 0 2px #fff inset")
+    # the selection: the browser's, drawn by SELECTION_JS (a mark in colour-blind mode too)
+    rules.append(f".st-key-{key} button[data-nm-sel] {{border:3px solid #000 !important;"
+                 "box-shadow:0 0 0 2px #fff inset}}"
+                 f".st-key-{key} button[data-nm-sel]::after {{content:attr(data-nm-sel) / \"\" !important}}")
     return "<style>" + "\n".join(rules) + "</style>"
+
+
+def styles_in_place(key: str, css: str) -> None:
+    """``css`` (a ``<style>`` element) drawn where the call stands, in a box (key ``key``) that
+    hides itself. A ``st.html`` of style tags alone goes to Streamlit's event container instead, and
+    there a rerun of a fragment does not replace the style of the run before: the grid kept
+    showing the cells selected before a refused Cross, Clear or an untap (issue 42, item 1)."""
+    with st.container(key=key):
+        st.html(f"<style>.st-key-{key}{{display: none !important}}</style>{css}<span></span>")
 
 
 def points_html(sheet, c: int, mark: str | None) -> str:
@@ -117,7 +237,7 @@ def cell_grid(sheet, crossed: int, seat: int, *, selected: int, highlight: int, 
     ``cell-{seat}-{name}``); tapping toggles the cell in the selection; crossed cells (and
     every cell while ``enabled`` is false) are disabled."""
     key = f"grid-{seat}"
-    st.html(_grid_css(key, seat, sheet, crossed, selected, highlight, colourblind))
+    styles_in_place(f"{key}-css", _grid_css(key, seat, sheet, crossed, selected, highlight, colourblind))
     labels = sheet.spec.row_labels
     with st.grid(N_COLS + 1, wrap=False, gap=2, min_column_width=14, key=key, width="stretch"):
         st.html('<div class="nm-hdr"></div>')
@@ -143,3 +263,18 @@ def cell_grid(sheet, crossed: int, seat: int, *, selected: int, highlight: int, 
             st.html('<div class="nm-pts"></div>')
             for c in range(N_COLS):
                 st.html(points_html(sheet, c, marks[c]))
+    if enabled:
+        _selection_box(sheet, seat, colourblind)
+
+
+def _selection_box(sheet, seat: int, colourblind: bool) -> None:
+    """The hidden component that draws the browser's taps and sends them (see the module's text)."""
+    ss = st.session_state
+    selected = [c for c in ss.get("selected_cells", []) if c in _NAMES]
+    letters = {name: COLOUR_LETTERS[sheet.colour_of[i]].upper() for i, name in enumerate(CELL_NAMES)} if colourblind \
+        else {}
+    key = f"nm-selection-{seat}"
+    with st.container(key=f"{key}-box"):  # hidden (see _grid_css)
+        _selection(key=key, data={"seat": seat, "selected": selected, "applied": int(ss.get(_applied_key(seat), 0)),
+                                  "letters": letters},
+                   on_taps_change=lambda: _taps_sent(key, seat), width="stretch", height="content")

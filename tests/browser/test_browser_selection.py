@@ -1,0 +1,92 @@
+"""The sheet shows exactly what is selected (issue 42, item 1), on the Table page in a real browser,
+on a laptop in English and a phone in German: taps 0.1 s apart as a player taps (none waits for the
+page), a refused Cross, Clear, a tap taken back at once. After each, the cells drawn as selected are
+the ones the server holds: a Cross pressed then is refused for exactly that many cells.
+
+Before the fix, the grid kept drawing the cells selected before Clear (its style was not replaced
+in the entry's reruns), and a tap that reached the server while a run was going could be lost.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_play import cell, new_game, press, table_url
+
+from nochmal.data import i18n
+from nochmal.engine.dice import Roll
+from nochmal.ui import tableview as tv
+from nochmal.ui.explain import cell_label
+
+pytestmark = pytest.mark.browser
+
+ROLL = Roll.parse(["yellow", "blue", "red"], [2, 3, 4])
+SIX = ["H1", "H2", "H3", "H4", "H5", "H6"]
+DRAWN_JS = """(seat) => [...document.querySelectorAll(`.st-key-grid-${seat} [class*="st-key-cell-${seat}-"] button`)]
+    .filter(b => getComputedStyle(b).borderTopWidth === '3px' && getComputedStyle(b).borderTopStyle === 'solid')
+    .map(b => b.getAttribute('aria-label') || b.innerText)"""
+
+
+def drawn(page, seat: int) -> set[str]:
+    """The cells drawn as selected (a 3 px solid border), as the sheet labels them."""
+    return set(page.evaluate(DRAWN_JS, seat))
+
+
+def expect_drawn(page, seat: int, sheet, cells) -> None:
+    want = {cell_label(sheet, name) for name in cells}
+    deadline = time.monotonic() + 10
+    while drawn(page, seat) != want and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert drawn(page, seat) == want
+
+
+def tap_fast(page, seat: int, cells) -> None:
+    """Tap like a player: one cell every 0.1 s, where it is on the screen now, never waiting for the
+    page to finish a run (the grid scrolled into view first, as a player looks at it)."""
+    page.locator(f".st-key-grid-{seat}").scroll_into_view_if_needed()
+    for name in cells:
+        box = cell(page, seat, name).bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("device", ["laptop-en-US", "phone-de-DE"])
+def test_the_grid_draws_exactly_the_selection_the_server_holds(browser, app_url, store, screenshot, device):
+    kind, locale = device.split("-", 1)
+    viewport = {"width": 1280, "height": 900} if kind == "laptop" else {"width": 390, "height": 844}
+    ses = new_game(store)
+    ses.record(ROLL, by="test")
+    seat = tv.seats_to_decide(ses.state)[0]
+    sheet = ses.state.seats[seat].sheet
+    n_events = ses.n_events
+    context = browser.new_context(viewport=viewport, locale=locale, has_touch=kind == "phone")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    with i18n.using(locale[:2]):
+        too_many = i18n._("You chose {n} cells, but one cross takes 1 to 5 cells.").format(n=6)
+    try:
+        page.goto(table_url(app_url, ses))
+        cross = page.locator(".st-key-cross-btn").get_by_role("button")
+        clear = page.locator(".st-key-clear-btn").get_by_role("button")
+        expect(cross).to_be_disabled()
+        tap_fast(page, seat, SIX)
+        expect_drawn(page, seat, sheet, SIX)
+        screenshot(page, f"selection-{device}-six")
+        press(cross)  # the server holds all six taps: refused for six cells
+        expect(page.locator(f".st-key-refusal-{seat}").get_by_role("alert")).to_have_text(f"✋{too_many}")
+        expect_drawn(page, seat, sheet, SIX)  # a refusal keeps the selection, and shows it
+        press(clear)
+        expect_drawn(page, seat, sheet, [])
+        expect(cross).to_be_disabled()
+        screenshot(page, f"selection-{device}-cleared")
+        tap_fast(page, seat, ["H3", "H3", "A1", "B1"])  # a tap taken back at once, two more
+        expect_drawn(page, seat, sheet, ["A1", "B1"])
+        expect(cross).to_be_enabled()
+        tap_fast(page, seat, ["A1", "B1"])  # both untapped: nothing selected, on the server too
+        expect_drawn(page, seat, sheet, [])
+        expect(cross).to_be_disabled()
+        assert store.n_events(ses.game_id) == n_events  # nothing was entered
+    finally:
+        context.close()
