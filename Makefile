@@ -40,7 +40,7 @@ solo-values: $(STAMP)
 # a whole co-op game by a host screen and three phones in a real browser (about 7 minutes):
 # taps, phone-to-host times and screenshots in test-artifacts/ (CI runs it after the tests)
 measure-table: $(STAMP)
-	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_table.py
+	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_table.py tests/browser/test_browser_six_phones.py
 
 measure-scan: $(STAMP)
 	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_scan.py

@@ -248,4 +248,4 @@ def test_the_bound_is_shown_beside_the_bots_never_as_the_reports_bot(pool_rows):
     for i, n in enumerate(sorted(df["players"].unique())):
         for j, m in enumerate(sorted(df["mission"].unique())):
             assert fig.data[0].z[i][j] == pytest.approx(100 * (1 - greedy[(n, m)]))
-    assert "(greedy" in F.win_rate_heatmap(both).layout.title.text
+    assert "(Greedy bot" in F.win_rate_heatmap(both).layout.title.text

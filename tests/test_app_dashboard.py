@@ -92,7 +92,7 @@ def test_page_renders_without_results(home):
     assert any("No results yet" in t for t in texts(at.info))
     assert not at.get("plotly_chart") and not at.error
     # the sweep form: the three bots, and how fast each plays
-    assert at.multiselect(key="dash_policies").options == ["greedy", "random", "planner"]
+    assert at.multiselect(key="dash_policies").options == ["Greedy bot", "Random bot", "Planner bot"]
     assert any("the planner about 4 games a second" in c and "8 games out" in c for c in texts(at.caption))
     assert at.number_input(key="dash_games").value == 20
     sources = at.radio(key="dash_from").options
@@ -131,7 +131,7 @@ def test_a_tiny_sweep_through_the_widgets_draws_the_figures(home):
     # provenance: stand-in tableau values and the policy that played
     assert any("stand-ins for most player counts" in w for w in texts(at.warning))
     assert any("You have not saved a tableau for 1 player" in c for c in texts(at.caption))
-    assert any("greedy" in i for i in texts(at.info))
+    assert any("**Greedy bot** takes the move" in i for i in texts(at.info))
     # the calibration report is on the page; its temporary sweep folder is gone
     assert any("Calibration of the co-op tableaus" in m for m in texts(at.markdown))
     assert not any((home / "sweep-tmp").glob("*"))
@@ -179,8 +179,9 @@ def test_a_results_file_by_path_shows_every_figure(home, results_files, results_
     assert charts(at) == ALL_FIGURES
     prov = at.dataframe[0].value
     assert list(prov["players"]) == [3]
-    assert "(user)" in prov["tableau (provenance)"][0] and "rulebook+derived" in prov["tableau (provenance)"][0]
-    assert prov["policies"][0] == "greedy, random"
+    # in words: no file ids, no internal policy names
+    assert prov["tableau (provenance)"][0] == "shipped: rulebook + derived, yours"
+    assert prov["policies"][0] == "Greedy bot, Random bot"
 
 
 def test_an_uploaded_results_file_shows_every_figure(home, results_files):
@@ -195,7 +196,7 @@ def test_an_uploaded_results_file_shows_every_figure(home, results_files):
     assert not at.error, texts(at.error)
     assert charts(at) == ALL_FIGURES
     # the policy of the heat map can be chosen; the sheet of the cell map among those played
-    assert set(at.selectbox(key="dash_heat_policy").options) == {"greedy", "random"}
+    assert set(at.selectbox(key="dash_heat_policy").options) == {"Greedy bot", "Random bot"}
     assert at.selectbox(key="dash_sheet").options == ["coop-I", "coop-II", "coop-III"]
     assert at.selectbox(key="dash_tab_players").value == 3
     assert any("You saved a tableau for 3 players" in c for c in texts(at.caption))

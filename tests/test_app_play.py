@@ -163,7 +163,7 @@ def test_companion_coop_flow(env):
     at.switch_page(HISTORY).run()
     no_exception(at)
     md = "\n".join(texts(at, "markdown"))
-    assert "Ada crosses green HP" in md and "undo of event" in md  # the co-op sheet labels row 1 as P
+    assert "Ada crosses HP (green, dice " in md and "undo of event" in md  # the co-op sheet labels row 1 as P
     assert at.get("download_button")
 
 

@@ -26,7 +26,7 @@ from nochmal.engine.errors import IllegalMoveError, InvalidInputError
 from nochmal.engine.game import BaseGame, SoloGame
 from nochmal.engine.moves import PASS, Cross
 from nochmal.engine.sheet import get_sheet
-from nochmal.store.events import CrossEvent, UndoEvent, describe, event_for, fold
+from nochmal.store.events import CrossEvent, UndoEvent, event_for, fold
 from nochmal.ui.explain import (
     event_text,
     RULE_ID_RE,
@@ -811,4 +811,4 @@ def test_event_text_names_cells_as_the_coop_sheet_does_and_keeps_seat_names():
     assert names_[cross.seat] in text
     # a base-game sheet's cells keep their names
     base = BaseGame(["standard"] * 2)
-    assert event_text(base, cross, names_) == describe(cross, names_)
+    assert all(re.search(rf"\b{c}\b", event_text(base, cross, names_)) for c in cross.cells)

@@ -110,14 +110,23 @@ def test_loss_reasons_colour_a_win_green(rows):
         assert colour == F.REASON_COLOURS[name]
 
 
-def test_points_vs_goals_draws_each_goal_in_its_player_count_colour(rows):
+def test_points_vs_goals_draws_one_panel_per_player_count(rows):
+    """Two lines per player count in one chart made twelve overlapping lines for six counts
+    (issue 42): each count has its panel, the legend names the two lines once."""
     fig = F.points_vs_goals(pd.DataFrame(rows))
-    by_name = {t.name: t for t in fig.data}
-    for n in (1, 2):
-        points, goal = by_name[f"{n} pl. points"], by_name[f"{n} pl. goal"]
-        assert points.line.color == goal.line.color == goal.marker.color
-        assert goal.line.dash == "dot" and "lines" in goal.mode
-    assert by_name["1 pl. goal"].line.color != by_name["2 pl. goal"].line.color
+    assert [a.text for a in fig.layout.annotations] == ["1 player", "2 players"]
+    assert len(fig.data) == 4
+    points = [t for t in fig.data if t.legendgroup == "points"]
+    goals = [t for t in fig.data if t.legendgroup == "goal"]
+    assert [t.xaxis for t in points] == [t.xaxis for t in goals] == ["x", "x2"]  # a panel each
+    assert [t.showlegend for t in points + goals] == [True, False, True, False]
+    assert {t.name for t in points} == {"team points (median, quartiles)"} and {t.name for t in goals} == {"goal"}
+    for goal in goals:
+        assert goal.line.dash == "dot" and "lines" in goal.mode and goal.line.color == goal.marker.color
+    assert points[0].line.color != goals[0].line.color
+    six = pd.concat([pd.DataFrame(rows).assign(players=n) for n in range(1, 7)])
+    big = F.points_vs_goals(six)
+    assert len(big.layout.annotations) == 6 and sum(t.showlegend for t in big.data) == 2
 
 
 def test_heatmap_grows_with_the_player_counts(rows):

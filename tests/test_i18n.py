@@ -122,7 +122,8 @@ def test_the_language_in_force_picks_the_words():
 
 
 def test_plural_forms_come_from_the_catalog():
-    plural = next(m for (_c, m) in marked() if isinstance(m, tuple))
+    plural = ("{n} events", "{n} events")  # English has one form for any number, German two
+    assert (None, plural) in marked()
     with i18n.using("de"):
         one, many = ngettext(plural[0], plural[1], 1), ngettext(plural[0], plural[1], 5)
     assert one != many and one != plural[0] and many != plural[1], (plural, one, many)
@@ -186,7 +187,7 @@ def test_history_speaks_german_rules_in_words_and_local_times(env):
     with i18n.using("de"):
         assert list(rules["was sie sagt"]) == [_(RULE_WORDS[r]) for r in RULE_WORDS]
     events = next(c for c in at.get("markdown") if "`#0`" in c.value).value
-    assert "Wurf" in events and " UTC" in events  # no browser zone in AppTest: the time says UTC
+    assert "Die App würfelt: Farbwürfel" in events and " UTC" in events  # no browser zone in AppTest: UTC
     with i18n.using("de"):
         assert i18n.date_time("2026-11-25T02:05:00+00:00", "Europe/Berlin") == "25.11.2026, 03:05:00"
     with i18n.using("en"):

@@ -9,9 +9,11 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from nochmal.analytics.calibrate import best_bot, pct, win_table
+from nochmal.bots.policies import policy_name
 from nochmal.engine.cells import COLUMNS, N_COLS, N_ROWS, cell_index
 from nochmal.engine.coopdata import TABLEAU_KEYS, get_tableau
 from nochmal.engine.ruleids import strip_rule_ids
+from nochmal.data.userdata import tableau_key_label
 from nochmal.data.i18n import N_, _, ngettext, pgettext
 from nochmal.data.i18n import _ as tr  # tr(TABLE[key]): a text of a table, marked there with N_()
 
@@ -70,10 +72,21 @@ def provenance_words(provenance: str) -> str:
     return "+".join(words.get(p, p) for p in str(provenance).split("+"))
 
 
+def tableau_words(provenance: str) -> str:
+    """A tableau the results name by its provenance ("rulebook+derived", "user"), in a player's
+    words: "yours" for a tableau entered by the user, else "shipped" and where its values come
+    from ("shipped: rulebook + derived")."""
+    parts = str(provenance).split("+")
+    if "user" in parts:
+        return _("yours")
+    return _("shipped: {provenance}").format(provenance=" + ".join(provenance_words(p) for p in parts))
+
+
 def tableaus_words(text: str) -> str:
-    """Tableaus as the results name them ("tableau-3 (rulebook+derived), tableau-3 (user)")
-    with their provenance in the language in force."""
-    return re.sub(r"\(([^()]*)\)", lambda m: f"({provenance_words(m.group(1))})", str(text))
+    """Tableaus as the results name them ("tableau-3 (rulebook+derived), tableau-3 (user)") in
+    the language in force, without the files' ids: "shipped: rulebook + derived, yours"."""
+    found = re.findall(r"\(([^()]*)\)", str(text))
+    return ", ".join(dict.fromkeys(tableau_words(p) for p in found)) if found else str(text)
 
 
 #: One colour per ending: a win green, the two failed-roll endings red/orange, running out of turns grey.
@@ -83,8 +96,8 @@ REASON_COLOURS = {
     "failed roll at the final check": "#ff7f0e",
     "mission not done after 27 turns": "#8c8c8c",
 }
-#: One colour per player count (1-6), shared by its points and its goals.
-PLAYER_COLOURS = ("#1f77b4", "#9467bd", "#d62728", "#2ca02c", "#ff7f0e", "#17becf")
+#: The team's points and the goals they are measured against (one panel per player count).
+POINTS_COLOUR, GOAL_COLOUR = "#1f77b4", "#d62728"
 
 
 def _coop(df: pd.DataFrame) -> pd.DataFrame:
@@ -132,7 +145,8 @@ def win_rate_heatmap(df: pd.DataFrame, policy: str | None = None) -> go.Figure:
             r["win_rate"], f"{pct(r['win_rate'])}<br>({pct(r['ci_low'])}–{pct(r['ci_high'])})<br>n={r['games']}")
 
     return _mission_grid(wt[wt["policy"] == policy], cell,
-                         _("Win rate by mission and player count ({policy}, 95% intervals)").format(policy=policy),
+                         _("Win rate by mission and player count ({policy}, 95% intervals)").format(
+                             policy=policy_name(policy)),
                          zmin=0, zmax=1, colorscale="RdYlGn",
                          colorbar={"title": pgettext("chart", "win rate"), "tickformat": ".0%"})
 
@@ -151,7 +165,8 @@ def gap_to_bound(df: pd.DataFrame, limit: str) -> go.Figure:
         gap = 100 * (b["win_rate"] - a["win_rate"])
         return gap, f"{gap:+.0f}<br>{pct(a['win_rate'])} → {pct(b['win_rate'])}"
 
-    return _mission_grid(wt, cell, _("Gap from {bot} to the bound ({limit}), win-rate points").format(bot=bot, limit=limit),
+    return _mission_grid(wt, cell, _("Gap between {bot} and {limit}, win-rate points").format(
+                             bot=policy_name(bot), limit=policy_name(limit)),
                          zmin=0, zmax=100, colorscale="Blues", colorbar={"title": pgettext("chart", "points to the bound")})
 
 
@@ -172,10 +187,21 @@ def loss_reasons(df: pd.DataFrame) -> go.Figure:
 
 
 def points_vs_goals(df: pd.DataFrame) -> go.Figure:
-    """Team points at the checks after turns 10/19/27 (median and quartiles) against the goals."""
+    """Team points at the checks after turns 10/19/27 (median and quartiles) against the goals:
+    one panel per player count (small multiples: two lines per count overlaid would make twelve
+    for six counts), the points solid, the goals dotted with hollow diamonds."""
+    from plotly.subplots import make_subplots
+
     d = _coop(df)
-    fig = go.Figure()
-    for n in sorted(d["players"].unique()):
+    counts = sorted(int(n) for n in d["players"].unique())
+    cols = min(3, max(1, len(counts)))
+    rows = -(-len(counts) // cols) if counts else 1
+    fig = make_subplots(rows=rows, cols=cols, shared_yaxes=True, horizontal_spacing=0.04,
+                        vertical_spacing=min(0.18, 0.5 / rows),
+                        subplot_titles=[ngettext("{n} player", "{n} players", n).format(n=n) for n in counts] or None)
+    points_name, goal_name = pgettext("chart", "team points (median, quartiles)"), pgettext("chart", "goal")
+    for i, n in enumerate(counts):
+        r, c = i // cols + 1, i % cols + 1
         sub = d[d["players"] == n]
         xs, med, lo, hi = [], [], [], []
         for t in (10, 19, 27):
@@ -185,20 +211,27 @@ def points_vs_goals(df: pd.DataFrame) -> go.Figure:
                 med.append(col.median())
                 lo.append(col.median() - col.quantile(0.25))
                 hi.append(col.quantile(0.75) - col.median())
-        colour = PLAYER_COLOURS[(int(n) - 1) % len(PLAYER_COLOURS)]
-        fig.add_scatter(x=xs, y=med, mode="lines+markers", name=_("{n} pl. points").format(n=n), line={"color": colour},
-                        error_y={"type": "data", "array": hi, "arrayminus": lo, "color": colour})
-        tab = get_tableau(int(n))
-        # the goals in the same colour, dotted, with hollow diamonds: visible next to the points
+        fig.add_scatter(x=xs, y=med, mode="lines+markers", name=points_name, legendgroup="points",
+                        showlegend=i == 0, line={"color": POINTS_COLOUR},
+                        error_y={"type": "data", "array": hi, "arrayminus": lo, "color": POINTS_COLOUR},
+                        hovertemplate=_("{players}, after turn {turn}: median {points}").format(
+                            players=ngettext("{n} player", "{n} players", n).format(n=n), turn="%{x}",
+                            points="%{y}") + "<extra></extra>", row=r, col=c)
+        tab = get_tableau(n)
         fig.add_scatter(x=[10, 19, 27], y=[tab.value("goal_10"), tab.value("goal_19"), tab.value("goal_27")],
-                        mode="lines+markers", line={"color": colour, "dash": "dot", "width": 2},
-                        marker={"symbol": "diamond-open", "size": 12, "line": {"width": 2}, "color": colour},
-                        name=_("{n} pl. goal").format(n=n),
-                        hovertemplate=_("{n} pl. goal after turn {turn}: {points}").format(n=n, turn="%{x}", points="%{y}")
-                        + "<extra></extra>")
+                        mode="lines+markers", name=goal_name, legendgroup="goal", showlegend=i == 0,
+                        line={"color": GOAL_COLOUR, "dash": "dot", "width": 2},
+                        marker={"symbol": "diamond-open", "size": 12, "line": {"width": 2}, "color": GOAL_COLOUR},
+                        hovertemplate=_("{players}, goal after turn {turn}: {points}").format(
+                            players=ngettext("{n} player", "{n} players", n).format(n=n), turn="%{x}",
+                            points="%{y}") + "<extra></extra>", row=r, col=c)
+    fig.update_xaxes(tickvals=[10, 19, 27], range=[7, 30])
+    for c in range(1, cols + 1):
+        fig.update_xaxes(title_text=pgettext("chart", "turn"), row=rows, col=c)
+    for r in range(1, rows + 1):
+        fig.update_yaxes(title_text=pgettext("chart", "team points"), row=r, col=1)
     fig.update_layout(title=_("Team points at the interim checks (median, quartiles) against the goals"),
-                      xaxis={"title": pgettext("chart", "turn"), "tickvals": [10, 19, 27]},
-                      yaxis_title=pgettext("chart", "team points"), height=420)
+                      height=170 + 250 * rows, legend={"orientation": "h", "y": -0.12 if rows == 1 else -0.06})
     return fig
 
 
@@ -271,7 +304,7 @@ def policies_compared(df: pd.DataFrame) -> go.Figure:
         sub = g[g["policy"] == pol]
         rate = sub["sum"] / sub["count"]
         ci = [wilson(int(k), int(n)) for k, n in zip(sub["sum"], sub["count"])]
-        fig.add_bar(x=[f"M{m}" for m in sub["mission"]], y=rate, name=pol,
+        fig.add_bar(x=[f"M{m}" for m in sub["mission"]], y=rate, name=policy_name(pol),
                     error_y={"type": "data", "array": [c[1] - r for c, r in zip(ci, rate)],
                              "arrayminus": [r - c[0] for c, r in zip(ci, rate)]})
     fig.update_layout(barmode="group", title=_("Policies compared: win rate by mission (95% intervals)"),
@@ -287,12 +320,13 @@ def tableau_comparison(players: int, user_values: dict[str, int] | None = None) 
     shipped = load_tableau_file(MISSIONS_DIR / f"tableau-{players}.toml")
     current = get_tableau(players)
     other = user_values or {k: current.value(k) for k in TABLEAU_KEYS}
+    labels = [tableau_key_label(k) for k in TABLEAU_KEYS]
     fig = go.Figure()
-    fig.add_bar(x=list(TABLEAU_KEYS), y=[shipped.value(k) for k in TABLEAU_KEYS], name=_("shipped stand-in"),
+    fig.add_bar(x=labels, y=[shipped.value(k) for k in TABLEAU_KEYS], name=_("shipped stand-in"),
                 text=[provenance_words(getattr(shipped, k).provenance) for k in TABLEAU_KEYS], textposition="outside")
-    fig.add_bar(x=list(TABLEAU_KEYS), y=[other[k] for k in TABLEAU_KEYS], name=_("yours / in use"))
+    fig.add_bar(x=labels, y=[other[k] for k in TABLEAU_KEYS], name=_("yours / in use"))
     fig.update_layout(barmode="group", title=_("Tableau for {n} players: yours against the stand-in").format(n=players),
-                      height=380)
+                      yaxis_title=pgettext("chart", "value"), height=400)
     return fig
 
 
@@ -301,12 +335,18 @@ def tableau_win_rates(df: pd.DataFrame) -> go.Figure:
     d = _coop(df)
     key = d["tableau"].astype(str) + " (" + d["tableau_provenance"].astype(str) + ")"
     d = d.assign(tab=key)
-    g = d.groupby(["tab", "mission"])["won"].mean().reset_index()
+    g = d.groupby(["players", "tab", "mission"])["won"].mean().reset_index()
     fig = go.Figure()
-    for tab in sorted(g["tab"].unique()):
-        sub = g[g["tab"] == tab]
-        fig.add_bar(x=[f"M{m}" for m in sub["mission"]], y=sub["won"], name=tableaus_words(tab))
-    fig.update_layout(barmode="group", title=_("Win rate by tableau"), yaxis_tickformat=".0%", height=380)
+    named: dict[str, int] = {}
+    for (n, tab), sub in g.groupby(["players", "tab"], sort=True):
+        name = ngettext("{n} player: {tableau}", "{n} players: {tableau}", int(n)).format(n=n,
+                                                                                        tableau=tableaus_words(tab))
+        named[name] = named.get(name, 0) + 1
+        if named[name] > 1:  # two tableaus of the same words (yours, changed in between): numbered
+            name = f"{name} ({named[name]})"
+        fig.add_bar(x=[f"M{m}" for m in sub["mission"]], y=sub["won"], name=name)
+    fig.update_layout(barmode="group", title=_("Win rate by tableau"), yaxis_tickformat=".0%",
+                      xaxis_title=pgettext("chart", "mission"), yaxis_title=pgettext("chart", "win rate"), height=380)
     return fig
 
 

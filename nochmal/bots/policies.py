@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from nochmal.data.i18n import N_, _
 from nochmal.engine.errors import InvalidInputError
 
 
@@ -27,6 +28,16 @@ POLICY_NAMES = ("random", "greedy", "planner")
 ANALYTICS_POLICY_NAMES = (*POLICY_NAMES, "bound")
 #: the policies that are a limit, not a bot a team could be (the analytics compare the bots with them)
 LIMIT_POLICIES = frozenset({"bound"})
+#: what the app calls each policy: one name each, everywhere (a seat's player, the history, the
+#: analytics' legends and choices); translated where shown (:func:`policy_name`)
+POLICY_WORDS = {"random": N_("Random bot"), "greedy": N_("Greedy bot"), "planner": N_("Planner bot"),
+                "bound": N_("Perfect-dice bound")}
+
+
+def policy_name(name: str) -> str:
+    """A policy's name in the language in force ("greedy" -> "Greedy bot"); an unknown name (from
+    a results file) as it is."""
+    return _(POLICY_WORDS[name]) if name in POLICY_WORDS else name
 
 
 def get_policy(name: str):

@@ -85,18 +85,23 @@ TABLEAU_KEY_TEXT = {
     "m4_rows": "mission 4: rows besides every number field",
     "m5_colours": "mission 5: colours besides N-O-C-H-M-A-L",
 }
-#: Short labels of the tableau values (for input fields).
+#: Short labels of the tableau values (for input fields and chart axes; :func:`tableau_key_label`).
 TABLEAU_KEY_LABEL = {
-    "goal_10": "Goal after turn 10",
-    "penalty_10_jokers": '"!" struck if missed',
-    "goal_19": "Goal after turn 19",
-    "goal_27": "Goal after turn 27",
-    "m1_colours": "M1 colours",
-    "m2_rows": "M2 rows",
-    "m3_colours": "M3 colours",
-    "m4_rows": "M4 rows",
-    "m5_colours": "M5 colours",
+    "goal_10": N_("Goal after turn 10"),
+    "penalty_10_jokers": N_('"!" struck if missed'),
+    "goal_19": N_("Goal after turn 19"),
+    "goal_27": N_("Goal after turn 27"),
+    "m1_colours": N_("M1 colours"),
+    "m2_rows": N_("M2 rows"),
+    "m3_colours": N_("M3 colours"),
+    "m4_rows": N_("M4 rows"),
+    "m5_colours": N_("M5 colours"),
 }
+
+
+def tableau_key_label(key: str) -> str:
+    """The short label of tableau value ``key`` in the language in force (an unknown key as it is)."""
+    return _(TABLEAU_KEY_LABEL[key]) if key in TABLEAU_KEY_LABEL else key
 
 
 class SheetTextError(InvalidInputError):

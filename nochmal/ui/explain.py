@@ -159,23 +159,26 @@ def relabel_cells(sheet, text: str) -> str:
     return _CELL_RE.sub(lambda m: cell_label(sheet, m.group(0)), text)
 
 
-def _event_words(ev, names: list[str] | None) -> str:
-    """One line for the history, in the language in force (in English exactly
-    :func:`~nochmal.store.events.describe`'s line)."""
+def _event_words(ev, names: list[str] | None, game=None) -> str:
+    """One line for the history, in the language in force; a pass is called what ``game`` calls
+    it (a failed roll in co-op, a pass in the base game)."""
     def who(s: int) -> str:
         return names[s] if names and s < len(names) else _("seat {n}").format(n=s + 1)
 
     if isinstance(ev, RollEvent):
-        colours, numbers = " ".join(colour_word(c) for c in ev.colours), " ".join(ev.numbers)
+        colours, numbers = ", ".join(colour_word(c) for c in ev.colours), ", ".join(ev.numbers)
         if ev.source == "sampled":
-            return _("roll (sampled): {colours} | {numbers}").format(colours=colours, numbers=numbers)
-        return _("roll (entered): {colours} | {numbers}").format(colours=colours, numbers=numbers)
+            return _("the app rolls: colour dice {colours}; number dice {numbers}").format(
+                colours=colours, numbers=numbers)
+        return _("roll: colour dice {colours}; number dice {numbers}").format(colours=colours, numbers=numbers)
     if isinstance(ev, CrossEvent):
-        return _("{who} crosses {colour} {cells} with {colour_die}+{number_die}").format(
-            who=who(ev.seat), colour=colour_word(ev.colour), cells="-".join(ev.cells),
+        return _("{who} crosses {cells} ({colour}, dice {colour_die} + {number_die})").format(
+            who=who(ev.seat), colour=colour_word(ev.colour), cells=", ".join(ev.cells),
             colour_die=colour_word(ev.colour_die), number_die=ev.number_die)
     if isinstance(ev, PassEvent):
-        return _("{who} passes / marks a failed roll").format(who=who(ev.seat))
+        if game is not None and game.has_failed_rolls:
+            return _("{who} marks a failed roll").format(who=who(ev.seat))
+        return _("{who} passes").format(who=who(ev.seat))
     if isinstance(ev, StrikeJokersEvent):
         return _('team strikes "!": {seats}').format(
             seats=", ".join(f"{who(i)} {n}" for i, n in enumerate(ev.per_seat) if n))
@@ -189,13 +192,12 @@ def _event_words(ev, names: list[str] | None) -> str:
 
 
 def event_text(game, ev, names) -> str:
-    """An event in words (in English :func:`~nochmal.store.events.describe`'s line), its cells
-    named as the deciding seat's sheet labels them ("HP" on a co-op sheet); names are left as
-    they are."""
+    """An event in words (the history, an undo), its cells named as the deciding seat's sheet
+    labels them ("HP" on a co-op sheet); names are left as they are."""
     seat = getattr(ev, "seat", None)
     sheet = game.sheets[seat] if isinstance(seat, int) and 0 <= seat < game.n_seats else None
     held = [f"\x00{i}\x00" for i in range(len(names))]  # the names wait outside the relabelling
-    text = relabel_cells(sheet, _event_words(ev, held))
+    text = relabel_cells(sheet, _event_words(ev, held, game))
     for i, name in enumerate(names):
         text = text.replace(held[i], str(name))
     return text

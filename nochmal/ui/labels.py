@@ -6,7 +6,7 @@ from __future__ import annotations
 from nochmal.engine.cells import COLOURS
 from nochmal.engine.dice import COLOUR_FACES, COLOUR_JOKER, NUMBER_FACES, NUMBER_JOKER
 from nochmal.data import i18n
-from nochmal.data.i18n import _, pgettext
+from nochmal.data.i18n import N_, _, pgettext
 from nochmal.ui.safe import md
 
 BADGES = ("yellow", "green", "blue", "red", "orange")  # Markdown badge colour per colour
@@ -45,14 +45,57 @@ def colour_label(colour: int) -> str:
     return f":{BADGES[colour]}-badge[{colour_name(colour)}]"
 
 
+#: A seat's name when none is typed (Start page); "Player {n}" names its seat already
+DEFAULT_NAME = N_("Player {n}")
+
+
+def default_name(seat: int) -> str:
+    """The name a seat gets when none is typed: "Player 2" (in the language in force)."""
+    return _(DEFAULT_NAME).format(n=seat + 1)
+
+
+def is_default_name(name: str, seat: int) -> bool:
+    """Whether ``name`` is the default name of ``seat`` in one of the languages (a game keeps the
+    names of the language it was created in)."""
+    if not isinstance(name, str) or not name[-1:].isdigit():
+        return False
+    return any(name == i18n.translations(lang).gettext(DEFAULT_NAME).format(n=seat + 1) for lang in i18n.LANGUAGES)
+
+
 def seat_label(names: list[str], seat: int) -> str:
-    """A seat as Markdown (its number, then its name escaped): "2. Ada"."""
+    """A seat as Markdown (its number, then its name escaped): "2. Ada"; a default name alone
+    ("Player 2", never "2. Player 2")."""
+    if is_default_name(names[seat], seat):
+        return md(names[seat])
     return f"{seat + 1}. {md(names[seat])}"
 
 
 def seat_text(names: list[str], seat: int) -> str:
     """A seat as plain text, for HTML (which escapes it) and plain-text widgets."""
+    if is_default_name(names[seat], seat):
+        return names[seat]
     return f"{seat + 1}. {names[seat]}"
+
+
+def author_label(by: str, names: list[str], cooperative: bool) -> str:
+    """Who recorded an event (its ``by``: "host", "seat2", "device", "dice", "bot:greedy", ...), in
+    words for the history: the host's screen is the mission leader's (co-op) or the host's, a
+    seat's device its player's name; anything else as it is."""
+    if by == "host":
+        return pgettext("author", "mission leader") if cooperative else pgettext("author", "host")
+    if by.startswith("seat") and by[4:].isdigit() and 1 <= int(by[4:]) <= len(names):
+        return names[int(by[4:]) - 1]
+    if by == "device":
+        return pgettext("author", "a device")
+    if by == "dice":
+        return pgettext("author", "the app's dice")
+    if by == "bot":
+        return pgettext("author", "the bots")
+    if by.startswith("bot:"):
+        from nochmal.bots.policies import policy_name
+
+        return policy_name(by[4:])
+    return by
 
 
 #: The one order dice are shown in, everywhere (roll entry, dice lists, pickers): the colour
@@ -121,9 +164,9 @@ def kind_label(kind: str) -> str:
     """How the game is played: "companion" (real dice) or "digital" (the app rolls); anything
     else as it is (Markdown-escaped)."""
     if kind == "companion":
-        return pgettext("game kind", "companion")
+        return pgettext("game kind", "at a real table – you roll the dice")
     if kind == "digital":
-        return pgettext("game kind", "digital")
+        return pgettext("game kind", "the app rolls the dice")
     return md(kind)
 
 
@@ -135,6 +178,19 @@ def provenance_label(provenance: str) -> str:
              "user": pgettext("provenance", "user"), "rulebook": pgettext("provenance", "rulebook"),
              "derived": pgettext("provenance", "derived")}
     return "+".join(words.get(p, p) for p in provenance.split("+"))
+
+
+def provenance_summary_words(summary: str) -> str:
+    """Where a tableau's values come from (its ``provenance_summary``: "rulebook",
+    "rulebook+derived", ...) in a player's words: "from the rulebook", "partly from the rulebook,
+    partly derived stand-ins"; an unknown word as it is."""
+    words = {"rulebook": pgettext("provenance summary", "from the rulebook"),
+             "derived": pgettext("provenance summary", "derived stand-ins, not the printed values"),
+             "user": pgettext("provenance summary", "entered by you")}
+    parts = [words.get(p, p) for p in summary.split("+") if p]
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(_("partly {what}").format(what=w) for w in parts)
 
 
 def mission_name(name: str) -> str:

@@ -7,13 +7,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from nochmal.engine.game import CHANCE
 from nochmal.data.i18n import N_, _, pgettext
 from nochmal.store.db import StoreError
 
-from . import device, lang, owner, state
-from . import tableview as tv
-from .safe import code, md
+from . import device, lang, owner, state, uploader_words
+from .safe import md
 from .storeerror import show_store_error
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
@@ -37,7 +35,7 @@ def setup_page() -> None:
     state.init()
     device.sync()  # this browser's device id and remembered games (localStorage)
     owner.accept_link()
-    st.markdown(CSS, unsafe_allow_html=True)
+    st.markdown(CSS + uploader_words.style(), unsafe_allow_html=True)  # the uploaders' words: uploader_words.py
 
 
 def pages() -> list:
@@ -81,17 +79,14 @@ def sidebar(page):
         opened = state.open_game()
         if opened is not None:
             ses, access = opened
-            st.caption(_("Game **{title}** · id {id}").format(title=md(ses.title), id=code(ses.game_id)))
-            if access == "host":
+            st.caption(_("Game **{title}**").format(title=md(ses.title)))
+            humans = sum(1 for b in (ses.meta.get("bots") or [None] * ses.game.n_seats) if not b)
+            if access == "host" and humans > 1:  # solo, or one person against bots: no phone to join
                 st.caption(_("Phones join with the QR code or link under **📱 Join with phones** on the Table page."))
             elif state.my_seat() is not None:
                 st.caption(_("This device plays seat {seat}: {name}").format(
                     seat=state.my_seat() + 1, name=md(ses.seat_names[state.my_seat()])))
-            seat = state.my_seat()
-            gs = ses.state
-            busy = seat is not None and not gs.is_terminal() and (
-                seat in tv.seats_to_decide(gs) or (gs.current_player() == CHANCE and gs.active == seat))
-            return state.watch_game(ses, events=page.url_path in FOLLOWS_EVENTS, busy=busy)
+            return state.watch_game(ses, events=page.url_path in FOLLOWS_EVENTS)
     return None
 
 

@@ -14,7 +14,6 @@ time, and wrong guesses are throttled per client (its IP address) and per game b
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
 import time
@@ -25,9 +24,9 @@ import streamlit as st
 from nochmal.data.i18n import _
 from nochmal.store.access import Throttle
 from nochmal.store.session import (AccessError, GameSession, NoGameError, Opened, TooManyGuessesError,
-                                   SEEN_EVERY_S, join_renewed, mark_seat_seen, open_with_code, taken_over_seat)
+                                   join_renewed, open_with_code, taken_over_seat)
 from nochmal.store.db import GameStore, StoreError, default_store_path
-from nochmal.ui import device, follow
+from nochmal.ui import changes, device, follow
 from nochmal.ui.lifetime import for_the_process
 from nochmal.ui.safe import md
 
@@ -344,54 +343,25 @@ def recheck_remembered(entry: dict) -> None:
     st.session_state.setdefault("remembered_checks", {}).pop(_digest(entry["game"], entry["code"]), None)
 
 
-def _claims_print(meta: dict) -> str:
-    claims = meta.get("claims") if isinstance(meta, dict) else None
-    codes = meta.get("seat_codes") if isinstance(meta, dict) else None
-    asks = meta.get("takeover_requests") if isinstance(meta, dict) else None  # the host's prompt, the asker's answer
-    return hashlib.sha256(json.dumps([claims, codes, asks], sort_keys=True, default=str).encode()).hexdigest()
-
-
-def watch_game(ses, *, events: bool, busy: bool = False):
-    """One watcher per page run: rerun the page when the open game changes for this page.
+def watch_game(ses, *, events: bool):
+    """One watcher per page run: the page runs again when the open game changes for this page
+    (:mod:`nochmal.ui.follow`, :mod:`nochmal.ui.changes`):
 
     * always when its seat claims change (a phone joined, a seat was taken over: the host's
       lobby shows it, a device whose seat was taken over says so);
     * with ``events`` (the Table and History pages) also when another device added an event.
-      A device in the middle of an entry (``busy``) looks every 3 s instead of every second: a
-      tap that lands while the page updates itself can be lost.
 
-    It is mounted in the sidebar, before the page body, on purpose. Streamlit drops the last
-    messages of a finished run when a rerun request reaches the server before they went out
-    (a new script runner takes over; a slow server on a busy machine makes the window
-    seconds long). A watcher drawn at the end of the page could lose its timer that way and
-    the device stopped following the game (seen in CI: a phone stayed on "Waiting for ..."
-    after the game had moved on). Drawn first, its timer is in the browser before any later
-    request can be sent. Costs one read of the game per tick. Returns the box for the page's
-    end marker (:func:`follow.page_ended`)."""
-    gid, seen_claims, seen_n = ses.game_id, _claims_print(ses.meta), ses.n_events
-    end_box = follow.guard()  # should Streamlit lose the watcher's timer or a run's end, the page is rerun
-
-    @st.fragment(run_every=3.0 if busy else 1.0 if events else 2.0)
-    def _game_watch() -> None:
-        tick = st.session_state["watch_tick"] = st.session_state.get("watch_tick", 0) + 1
-        follow.marker(tick)
-        try:
-            now = store().get(gid)
-        except StoreError:
-            st.rerun()
-            return
-        seat, ss = my_seat(), st.session_state
-        if seat is not None and time.monotonic() - ss.get("seen_at", -SEEN_EVERY_S) >= SEEN_EVERY_S:
-            ss["seen_at"] = time.monotonic()  # this seat's device is still here: its seat stays held
-            try:
-                mark_seat_seen(store(), gid, seat, device.device_id())
-            except StoreError:
-                pass
-        if _claims_print(now.meta) != seen_claims or (events and now.n_events != seen_n):
-            st.rerun()
-
-    _game_watch()
-    return end_box
+    Nothing runs while the game does not change. The page's open request at the change route
+    keeps its seat held (it marks the seat's device as seen). It is mounted in the sidebar, before
+    the page body: a run whose last messages are lost still brings it its new version. Returns the
+    box for the page's end marker (:func:`follow.page_ended`)."""
+    seat = my_seat()
+    dev = device.device_id() if seat is not None else ""
+    served = changes.served()
+    data = {"url": changes.url() if served else "", "game": ses.game_id, "seat": "" if seat is None else str(seat),
+            "device": dev, "token": changes.token(ses.game_id, seat, dev) if served else "", "events": bool(events),
+            "version": changes.version(ses.n_events, ses.meta, events)}
+    return follow.guard(data)
 
 
 def goto(page: str) -> None:

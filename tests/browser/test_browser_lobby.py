@@ -59,10 +59,10 @@ def stored_code(page, gid: str) -> str:
 
 
 def page_state(page) -> str:
-    """What a page shows and whether its game watcher ticks (for a failure's message)."""
+    """What a page shows and whether it follows its game (for a failure's message)."""
     return page.evaluate("""() => JSON.stringify({
         visibility: document.visibilityState,
-        ticks: [...document.querySelectorAll(".nm-watch-tick")].map(e => e.textContent),
+        follows: !!(window.__nmFollow && window.__nmFollow.host && window.__nmFollow.host.isConnected),
         text: (document.querySelector("section.main, [data-testid=stMain]") || document.body).innerText.slice(0, 600)})""")
 
 
@@ -166,13 +166,15 @@ def test_phones_join_by_seat_links_reload_restart_resume_and_a_take_over(page, n
     expect(phones[1].get_by_text(message)).to_be_visible()
 
 
-# JS run in the page: from now on keep the game watcher's marker away and the main area empty, as
-# when the run that removed the watcher lost its messages (CI, 2026-11-26: a phone whose seat was
+#: the page's component follows its game (follow.py)
+FOLLOWS_JS = "() => !!(window.__nmFollow && window.__nmFollow.host && window.__nmFollow.host.isConnected)"
+# JS run in the page: from now on keep the component that follows the game away and the main area
+# empty, as when the run that removed it lost its messages (CI, 2026-11-26: a phone whose seat was
 # taken over showed an empty page). A reload drops this script, and the probe with it.
 BLANK_JS = """() => {
   window.__nmBlankProbe = true;
   const blank = () => {
-    document.querySelectorAll('.nm-watch-tick').forEach(e => e.remove());
+    document.querySelectorAll('.st-key-nm-follow').forEach(e => e.remove());
     const main = document.querySelector('[data-testid=stMain]');
     if (main && main.innerText.trim() !== '') main.replaceChildren();
   };
@@ -182,18 +184,17 @@ BLANK_JS = """() => {
 
 
 def test_a_blank_page_whose_watcher_went_away_loads_itself_again(page, app_url, store):
-    """follow.py's guard: a page that followed a game, whose watcher marker went away and whose main area stayed
-    blank for STALE_MS, is loaded again, and then shows the game once more."""
+    """follow.py's guard: a page that followed a game, whose following component went away and whose main area
+    stayed blank for STALE_MS, is loaded again, and then shows the game once more."""
     ses = GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 3), 1), title="blank night",
                              seat_names=NAMES)
     page.goto(f"{app_url}/table?game={ses.game_id}&code={ses.meta['host_code']}")
-    expect(page.locator(".nm-watch-tick")).to_have_count(1)  # the watcher ticks (hidden)
-    page.wait_for_function("() => !!window.__nmFollow && window.__nmFollow.text !== null")  # the guard has seen it
+    page.wait_for_function(FOLLOWS_JS)  # the component follows the game (hidden)
     page.evaluate(BLANK_JS)
     assert page.evaluate("() => document.querySelector('[data-testid=stMain]').innerText.trim()") == ""
     # the guard looks every second and waits 12 s of blank page: a reload drops the probe
     page.wait_for_function("() => window.__nmBlankProbe === undefined", timeout=40_000)
-    expect(page.locator(".nm-watch-tick")).to_have_count(1)
+    page.wait_for_function(FOLLOWS_JS)
     expect(page.get_by_text("blank night").first).to_be_visible()
 
 
@@ -201,19 +202,15 @@ ROLL = Roll.parse(["green", "blue", "red"], [1, 2, 3])
 
 
 class RunTailDrop:
-    """Between the browser and the server: once armed, the next run (``new_session``) that is not
-    the watcher's reaches the browser up to its first ``keep`` elements; the rest of its messages,
-    its ``script_finished`` included, are dropped. That is what Streamlit does when the watcher's
-    timer asks for its fragment just after a run finished and before that run's last messages went
-    out (a new script runner; the old runner's messages are ignored): the browser gets a prefix of
-    the run's messages, in order. With ``lose_timer`` the prefix loses its fragment timers
-    (``auto_rerun``) too: the page's watcher then stops ticking."""
+    """Between the browser and the server: once armed, the next run (``new_session``) reaches the
+    browser up to its first ``keep`` elements; the rest of its messages, its ``script_finished``
+    included, are dropped. That is what Streamlit does when a rerun request reaches the server just
+    after a run finished and before that run's last messages went out (a new script runner; the old
+    runner's messages are ignored): the browser gets a prefix of the run's messages, in order."""
 
     def __init__(self, keep: int = 3) -> None:
         self.keep, self.armed, self.dropping, self.seen, self.dropped, self.done = keep, False, False, 0, 0, False
-        self.lose_timer = False
         self.runs: list[list[str]] = []  # the fragment ids of each run's new_session, in order
-        self.skip: list[str] | None = None  # a run with these fragment ids passes whole (the watcher's)
         self.cut: list[str] | None = None  # the fragment ids of the run cut short ([]: a whole run)
 
     def route(self, ws) -> None:
@@ -230,12 +227,12 @@ class RunTailDrop:
         if kind == "new_session":
             fragments = list(msg.metadata.run.fragment_ids)
             self.runs.append(fragments)
-            if self.armed and fragments != self.skip:
+            if self.armed:
                 self.armed, self.dropping, self.seen, self.cut = False, True, 0, fragments
                 return False
         if not self.dropping:
             return False
-        if self.seen < self.keep and not (self.lose_timer and kind == "auto_rerun"):
+        if self.seen < self.keep:
             self.seen += kind in ("delta", "ref_hash")
             return False
         self.dropped += 1
@@ -245,18 +242,13 @@ class RunTailDrop:
 
 
 def open_with_cut(page, app_url, store) -> RunTailDrop:
-    """A 2-seat game's Table page, its messages through a :class:`RunTailDrop`, after a tick of the
-    watcher (whose runs then pass whole)."""
+    """A 2-seat game's Table page, its messages through a :class:`RunTailDrop`, once it follows its game."""
     drop = RunTailDrop()
     page.route_web_socket(re.compile(r".*/_stcore/stream"), drop.route)
     ses = GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 2), 1), title="lost end",
                              seat_names=NAMES[:2])
     page.goto(f"{app_url}/table?game={ses.game_id}&code={ses.meta['host_code']}")
-    tick = page.locator(".nm-watch-tick")
-    expect(tick).to_have_count(1)
-    first = tick.text_content()
-    expect(tick).not_to_have_text(first, timeout=10_000)
-    drop.skip = next(f for f in reversed(drop.runs) if f)
+    page.wait_for_function(FOLLOWS_JS)
     return drop
 
 
@@ -283,52 +275,48 @@ def enter_roll_cut_short(page, drop: RunTailDrop) -> None:
 
 def test_a_roll_whose_run_lost_its_end_is_shown_after_all(page, app_url, store):
     """follow.py's page end marker: "Enter roll" is stored, but its run (a whole run) loses its
-    last messages on the way. The watcher's timer came early in the run, so the watcher keeps
-    ticking; it saw the roll in that run, so it would rerun the page only at the game's next change,
-    and the stale-watcher guard does not fire while it ticks. The follow component sees the page's
-    end marker behind the watcher's count of page runs that ended and asks for the whole page
-    again: the roll shows. (Without that check the page stayed on the roll entry for 25 s.)"""
+    last messages on the way. The following component came early in the run with the roll's
+    version, so the game's version gives no reason to run again. The change route answers that
+    the page's end marker is behind the session's count of page runs that ended, and the component
+    asks for the whole page again: the roll shows. (Without that check the page stayed on the roll
+    entry.)"""
     drop = open_with_cut(page, app_url, store)
     enter_roll_cut_short(page, drop)
-    tick = page.locator(".nm-watch-tick")
-    expect(tick).to_have_count(1)
-    expect(tick).not_to_have_text(tick.text_content(), timeout=10_000)  # ticking: the guard stays put
+    page.wait_for_function(FOLLOWS_JS)
     expect(page.get_by_role("heading", name="1. Ada decides (active)")).to_be_visible(timeout=20_000)
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
 
 
-def test_a_roll_whose_run_lost_its_watcher_timer_is_shown_after_all(page, app_url, store):
-    """follow.py's stale-watcher guard: as above, but the run's part that arrived lost the
-    watcher's timer too, so the watcher stops ticking and no check can compare counts. The guard
-    reruns the page after STALE_MS (12 s) and the roll shows."""
+def test_a_roll_whose_run_lost_nearly_everything_is_shown_after_all(page, app_url, store):
+    """As above, but the run's part that arrived ends after its first three elements, before the
+    following component's new version: the route answers that the game is newer than the page,
+    and the component asks for the whole page again: the roll shows."""
     drop = open_with_cut(page, app_url, store)
-    drop.lose_timer = True
-    enter_roll_cut_short(page, drop)
+    drop.keep = 3
+    cut_short(page, drop, lambda: enter_roll(page, ROLL))
+    assert drop.cut == [], "the cut run was a whole run"
     expect(page.get_by_role("heading", name="1. Ada decides (active)")).to_be_visible(timeout=30_000)
     expect(page.locator("[data-testid=stException]")).to_have_count(0)
 
 
 def test_a_tap_whose_run_lost_its_end_is_shown_after_all(page, app_url, store):
     """follow.py's end marker: the run of a cell tap (a run of the move entry's fragment) loses its
-    last messages on the way (the grid redrawn, the side column with Cross, and the run's end).
-    The browser draws the tap itself at once (cell_grid.py), so the cell shows as selected
-    whatever became of the run; the server has it selected too, and the device's watcher keeps
-    ticking and reruns only itself. The follow component sees the entry's end marker behind the
-    watcher's count of entry runs and asks for the whole page again: the end marker catches up and
-    Cross is enabled, without a second tap (a second tap would have unselected the cell)."""
+    last messages on the way (all but its first three elements: the grid, the side column with
+    Cross, and the run's end). The browser draws the tap itself at once (cell_grid.py), so the cell
+    shows as selected whatever became of the run, and the server has it selected; but Cross stays
+    disabled as the lost run's start left it. The change route answers that the entry's end marker
+    is behind the session's count of entry runs that ended; the follow component asks for the whole
+    page again, and Cross is enabled, without a second tap (which would have unselected the cell)."""
     drop = open_with_cut(page, app_url, store)
     enter_roll(page, ROLL)
     expect(page.get_by_role("heading", name="1. Ada decides (active)")).to_be_visible()
     h1 = cell(page, 0, "H1")
     expect(h1).not_to_have_css("border-top-width", "3px")  # not selected (a hint may dash its border)
     cut_short(page, drop, lambda: press(h1))
-    assert drop.cut not in ([], drop.skip), "the cut run was the tap's (a run of the move entry)"
+    assert drop.cut not in ([], None), "the cut run was the tap's (a run of the move entry)"
     expect(h1).to_have_css("border-top-width", "3px")  # the browser's own drawing of the tap
-    # the run's end never came (its end marker still shows the first run's count, 1) until the
-    # follow component notices and the page is run again: its entry's end marker comes
-    ended = page.locator(".nm-entry-end")
-    expect(ended).to_have_text("1")
-    expect(ended).not_to_have_text("1", timeout=20_000)
-    expect(page.get_by_role("button", name="Cross", exact=True)).to_be_enabled()
+    # the run's end never came; the follow component notices and the page is run again: the
+    # side column drawn by the server enables Cross for the selected cell
+    expect(page.get_by_role("button", name="Cross", exact=True)).to_be_enabled(timeout=20_000)
     expect(h1).to_have_css("border-top-width", "3px")
     expect(page.locator("[data-testid=stException]")).to_have_count(0)

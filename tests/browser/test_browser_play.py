@@ -299,7 +299,7 @@ def test_companion_game_created_and_played_in_the_browser(page, app_url, store, 
     assert ses.meta["kind"] == "companion" and ses.seat_names == ["Ada", "Bo"]
     assert [s.id for s in ses.game.sheets] == ["coop-I", "coop-II"] and ses.game.mission.id == 1
     assert ses.access(code) == "host"
-    expect(page.get_by_text(re.compile(r"Game created — id"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Game created\."))).to_be_visible()
     expect_turn(page, 1)
 
     # enter the roll: tap the faces, press the button
@@ -588,8 +588,8 @@ def test_digital_game_with_two_bots_to_its_outcome(page, app_url, store, screens
     for seat in (2, 3):
         choose(page, f"Seat {seat} plays as", "Greedy bot 🤖")
     expect(page.get_by_role("combobox", name="Players")).to_have_value("3")
-    page.get_by_role("textbox", name=re.compile(r"^Dice seed")).fill("5")
-    page.get_by_role("textbox", name=re.compile(r"^Dice seed")).press("Enter")
+    page.get_by_role("textbox", name=re.compile(r"^Starting number of the dice")).fill("5")
+    page.get_by_role("textbox", name=re.compile(r"^Starting number of the dice")).press("Enter")
     press(page.get_by_role("button", name="Create game"))
     expect(page.get_by_role("button", name="Roll the dice")).to_be_visible()
     gid = parse_qs(urlparse(page.url).query)["game"][0]

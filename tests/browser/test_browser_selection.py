@@ -13,9 +13,10 @@ import time
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_play import cell, new_game, press, table_url
+from test_browser_play import cell, idle, load, new_game, press, table_url
 
 from nochmal.data import i18n
+from nochmal.engine.cells import CELL_NAMES
 from nochmal.engine.dice import Roll
 from nochmal.ui import tableview as tv
 from nochmal.ui.explain import cell_label
@@ -88,5 +89,37 @@ def test_the_grid_draws_exactly_the_selection_the_server_holds(browser, app_url,
         expect_drawn(page, seat, sheet, [])
         expect(cross).to_be_disabled()
         assert store.n_events(ses.game_id) == n_events  # nothing was entered
+    finally:
+        context.close()
+
+
+def test_a_confirmed_cross_shows_sending_at_once_then_the_entry_on_the_table(browser, app_url, store, screenshot):
+    """Issue 42, item 3: the phone shows "Sending…" from the tap on Cross until the server's run has
+    ended, then the entry as stored (German: a phone's language)."""
+    ses = new_game(store)
+    ses.record(ROLL, by="test")
+    seat = tv.seats_to_decide(ses.state)[0]
+    move = next(m for m in ses.state.legal_actions(seat) if getattr(m, "count", 0) == 2)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE", has_touch=True)
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    with i18n.using("de"):
+        sending = i18n._("Sending…")
+    try:
+        page.goto(table_url(app_url, ses))
+        cross = page.locator(".st-key-cross-btn").get_by_role("button")
+        tap_fast(page, seat, [n for n in CELL_NAMES if move.cells >> CELL_NAMES.index(n) & 1])
+        expect(cross).to_be_enabled()
+        idle(page)
+        page.evaluate("""() => { window.__nmSawSending = '';
+          new MutationObserver(() => { const b = document.querySelector('.st-key-cross-btn button[data-nm-sending]');
+            if (b) window.__nmSawSending = getComputedStyle(b, '::after').content; })
+          .observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-nm-sending'] }); }""")
+        cross.click()
+        assert page.evaluate("() => window.__nmSawSending") == f'"⏳ {sending}"'  # drawn in the tap itself
+        expect(page.locator(".st-key-flash-slot [data-testid=stAlertContentSuccess]")).to_contain_text("Ada")
+        expect(page.locator("button[data-nm-sending]")).to_have_count(0)
+        screenshot(page, "selection-phone-de-stored")
+        assert load(store, ses.game_id).n_events == ses.n_events + 1
     finally:
         context.close()

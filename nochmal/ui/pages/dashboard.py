@@ -22,7 +22,7 @@ from nochmal.analytics import figures as F
 from nochmal.data import userdata
 from nochmal.engine.version import RULES_VERSION
 from nochmal.bots.planner import ANALYTICS_COOP
-from nochmal.bots.policies import LIMIT_POLICIES
+from nochmal.bots.policies import LIMIT_POLICIES, policy_name
 from nochmal.analytics.calibrate import best_bot, calibration_report, results_rules_versions, verdict_words, win_table
 from nochmal.engine.coopdata import get_tableau, tableau_to_toml
 from nochmal.engine.errors import NochmalError
@@ -85,7 +85,8 @@ def source_words(source: object) -> str:
         return _("a sweep run here (missions {missions}; {players} players; {policies}; {games} games each; "
                  "seed {seed})").format(missions=", ".join(map(str, source["missions"])),
                                         players=", ".join(map(str, source["players"])),
-                                        policies=", ".join(source["policies"]), games=source["games"],
+                                        policies=", ".join(map(policy_name, source["policies"])),
+                                        games=source["games"],
                                         seed=source["seed"])
     if kind == "upload":
         return _("the file {name}").format(name=code(source["name"]))
@@ -233,7 +234,7 @@ def sweep_form() -> None:
     c1, c2, c3 = st.columns([2, 2, 2])
     c1.multiselect(_("Missions"), [1, 2, 3, 4, 5], key="dash_missions", format_func=lambda m: f"M{m}")
     c2.multiselect(_("Player counts"), [1, 2, 3, 4, 5, 6], key="dash_players")
-    c3.multiselect(_("Policies (bots)"), list(SWEEP_POLICIES), key="dash_policies",
+    c3.multiselect(_("Policies (bots)"), list(SWEEP_POLICIES), key="dash_policies", format_func=policy_name,
                    help=_("The planner is the strongest bot and the slowest: it tries its best moves against the "
                           "dice to come before each choice. For hundreds of its games a cell, run `nochmal sweep "
                           "--policy planner …` on the command line and open its results file."))
@@ -301,7 +302,9 @@ def _why(*rules: str) -> None:
 def provenance(df: pd.DataFrame) -> None:
     st.subheader(_("Where these numbers come from"))
     prov = F.results_provenance(df)
-    shown = prov.assign(**{"tableau (provenance)": prov["tableau (provenance)"].map(F.tableaus_words)})
+    shown = prov.assign(**{"tableau (provenance)": prov["tableau (provenance)"].map(F.tableaus_words),
+                           "policies": prov["policies"].map(lambda ps: ", ".join(policy_name(p.strip())
+                                                                                 for p in ps.split(",")))})
     st.dataframe(shown.rename(columns=provenance_headings()), hide_index=True)
     derived = [int(r["players"]) for _i, r in prov.iterrows() if "derived" in r["tableau (provenance)"]]
     user = [int(r["players"]) for _i, r in prov.iterrows() if "(user" in r["tableau (provenance)"]]
@@ -321,7 +324,8 @@ def provenance(df: pd.DataFrame) -> None:
             sheets=", ".join(md(s) for s in stand_in))
     st.warning(text)
     pols = sorted(df["policy"].unique())
-    played = "; ".join(f"**{md(p)}** {tr(POLICY_TEXT[p]) if p in POLICY_TEXT else ''}".rstrip() for p in pols)
+    played = "; ".join(f"**{md(policy_name(p))}** {tr(POLICY_TEXT[p]) if p in POLICY_TEXT else ''}".rstrip()
+                       for p in pols)
     st.info(_("**Played by bots:** {policies}. A win rate here is what that bot achieves, not what a good table "
               "achieves: compare missions and player counts with each other rather than reading the numbers as the "
               "real odds.").format(policies=played))
@@ -361,7 +365,7 @@ def figures(df: pd.DataFrame) -> None:
     if len(policies) > 1:
         best = best_bot(win_table(df))
         pol = st.selectbox(_("Policy shown in the heat map"), policies, index=policies.index(best),
-                           key="dash_heat_policy",
+                           key="dash_heat_policy", format_func=policy_name,
                            help=_("Preselected: the bot with the highest mean win rate in the results"))
     else:
         pol = policies[0]

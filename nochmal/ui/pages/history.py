@@ -9,6 +9,7 @@ from nochmal.engine.errors import NochmalError
 from nochmal.data import i18n
 from nochmal.data.i18n import _, ngettext, number
 from nochmal.ui.explain import RULE_WORDS, event_text, rule_words
+from nochmal.ui.labels import author_label
 from nochmal.store.session import MAX_EXPORT_BYTES, import_game, parse_export_bytes
 from nochmal.store.db import StoreError
 from nochmal.ui import owner, state
@@ -78,7 +79,6 @@ else:
     in_force = {ev.seq for ev in tv.effective_events(events)}
     st.subheader(md(ses.title))
     st.caption(" · ".join((  # the English says "events"/"decisions" for any number
-        _("id {game_id}").format(game_id=code(ses.game_id)),
         ngettext("{n} events", "{n} events", len(events)).format(n=len(events)),
         ngettext("{n} decisions in force", "{n} decisions in force", len(in_force)).format(n=len(in_force)))))
     undo_button(ses, access, key="hist-undo")
@@ -88,7 +88,8 @@ else:
     browser_zone = _browser_zone()
     for ev in events:  # Markdown: every text that came from a user or a file goes through md()
         text = f"`#{ev.seq}` {md(event_text(ses.game, ev, ses.seat_names))}"
-        meta = " · ".join(x for x in (ev.by, i18n.date_time(ev.at, browser_zone)) if x)
+        by = author_label(ev.by, ses.seat_names, ses.game.cooperative) if ev.by else ""
+        meta = " · ".join(x for x in (by, i18n.date_time(ev.at, browser_zone)) if x)
         if ev.type != "undo" and ev.seq not in in_force:
             text = _("~~{event}~~ (undone)").format(event=text)
         lines.append(text + (f" — :small[{md(meta)}]" if meta else ""))

@@ -3,18 +3,19 @@
 import streamlit as st
 
 from nochmal.bots import policies
+from nochmal.bots.policies import POLICY_WORDS, policy_name
 from nochmal.ui import tableview as tv
 from nochmal.engine.coopdata import TABLEAU_KEYS, get_mission, get_tableau, load_missions
 from nochmal.engine.errors import NochmalError
 from nochmal.bots.plan import team_plan
-from nochmal.store.session import AccessError, GameSession, TooManyGuessesError, format_short_code
+from nochmal.store.session import AccessError, GameSession, TooManyGuessesError
 from nochmal.engine.sheet import get_sheet, sheet_ids
 from nochmal.store.db import StoreError
 from nochmal.engine.game import variant
 from nochmal.data import i18n
 from nochmal.data.i18n import _, ngettext, pgettext
 from nochmal.ui import device, state
-from nochmal.ui.labels import mission_name, provenance_label
+from nochmal.ui.labels import default_name, mission_name, provenance_label, provenance_summary_words
 from nochmal.ui.layout import follow_goto
 from nochmal.ui.panels.coopset import page_link, sheets_note
 from nochmal.ui.panels.join import (claim_from_link, claim_prompt, join_panel, lobby_panel, seat_claim,
@@ -32,7 +33,7 @@ PLAYER_TYPES = ("human",) + tuple(getattr(policies, "POLICY_NAMES", ("random",))
 
 # The texts are made where they are shown (the language is known only in a page run).
 def kind_label(kind: str) -> str:
-    return {"companion": _("Companion — a real table: enter the roll and the crosses"),
+    return {"companion": _("At a real table – you roll the dice and enter the roll and the crosses here"),
             "digital": _("Digital — the app rolls; hot-seat humans and bots")}[kind]
 
 
@@ -43,9 +44,11 @@ def mode_label(mode: str) -> str:
 
 def player_type_label(name: str) -> str:
     """A seat's player type ("human" or a bot policy) for the Plays-as choice."""
-    known = {"human": _("Human"), "random": _("Random bot 🤖"), "greedy": _("Greedy bot 🤖"),
-             "planner": _("Planner bot 🤖 (slow)")}
-    return known.get(name) or f"{name.capitalize()} bot 🤖"
+    if name == "human":
+        return _("Human")
+    if name == "planner":
+        return _("{bot} 🤖 (slow)").format(bot=policy_name(name))
+    return f"{policy_name(name)} 🤖" if name in POLICY_WORDS else f"{name.capitalize()} bot 🤖"
 
 
 def value_text(key: str) -> str:
@@ -176,7 +179,7 @@ def _defaults() -> None:
         for i in range(6):
             ss.setdefault(f"new-sheet-{i}", sheets[i])
     for i in range(6):
-        ss.setdefault(f"new-name-{i}", _("Player {n}").format(n=i + 1))
+        ss.setdefault(f"new-name-{i}", default_name(i))
         ss.setdefault(f"new-bot-{i}", "human")
 
 
@@ -198,7 +201,7 @@ def _create() -> None:
     kind, mode = ss["new-kind"], ss["new-mode"]
     rules = variant(mode)
     n = _players_in_range(rules)
-    names = [(ss.get(f"new-name-{i}") or "").strip() or _("Player {n}").format(n=i + 1) for i in range(n)]
+    names = [(ss.get(f"new-name-{i}") or "").strip() or default_name(i) for i in range(n)]
     sheets = checked_sheets(rules, [ss.get(f"new-sheet-{i}") for i in range(n)])
     for i, sid in enumerate(sheets):
         ss[f"new-sheet-{i}"] = sid
@@ -207,7 +210,8 @@ def _create() -> None:
         bots = [None if ss.get(f"new-bot-{i}", "human") == "human" else ss[f"new-bot-{i}"] for i in range(n)]
     seed_text = (ss.get("new-seed") or "").strip()
     if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 18):
-        state.flash("error", _("The dice seed must be a whole number, got {seed}.").format(seed=md(repr(seed_text))))
+        state.flash("error", _("The dice's starting number must be a whole number, got {seed}.").format(
+            seed=md(repr(seed_text))))
         return
     title = (ss.get("new-title") or "").strip() or default_title(rules, n, int(ss.get("new-mission") or 1))
     try:
@@ -221,10 +225,10 @@ def _create() -> None:
         state.flash("error", store_error_text(err))  # read-only, full, ...: never the store's path
         return
     state.open_as_host(ses)
-    state.flash("success", _("Game created — id {id}, host code {host_code} (keep it to resume). Other devices "
-                             "join with the join link in the sidebar (or the short join code {join_code}).").format(
-        id=code(ses.game_id), host_code=code(ses.meta["host_code"]),
-        join_code=code(format_short_code(ses.meta["join_code"]))))
+    text = _("Game created. This browser keeps it: it is listed under **Games on this device** on the Start page.")
+    if sum(1 for b in bots if not b) > 1:  # other people may play on their own phones
+        text += " " + _("Phones join with the QR code under **📱 Join with phones** on the Table page.")
+    state.flash("success", text)
     state.goto("table")
 
 
@@ -364,7 +368,7 @@ def _delete() -> None:
 
 def _plan_preview(n: int, sheets: list, mission: int, kind: str) -> None:
     """The team plan for the mission, players and sheets chosen so far (nochmal.bots.plan)."""
-    names = [(ss.get(f"new-name-{i}") or "").strip() or _("Player {n}").format(n=i + 1) for i in range(n)]
+    names = [(ss.get(f"new-name-{i}") or "").strip() or default_name(i) for i in range(n)]
     bots = [kind == "digital" and ss.get(f"new-bot-{i}", "human") != "human" for i in range(n)]
     with st.expander(_("Team plan for this mission"), expanded=True):
         try:
@@ -397,16 +401,20 @@ if opened is not None:
     ses, access = opened
     my_seat = state.my_seat()
     with st.container(border=True, key="open-game"):
-        role = (_("host (all seats)") if access == "host" else
+        host_role = _("mission leader's screen (all seats)") if ses.game.cooperative else _("host (all seats)")
+        role = (host_role if access == "host" else
                 _("this device plays {seat}").format(seat=_seat(my_seat, ses.seat_names[my_seat]))
                 if my_seat is not None else _("joined device — choose your seat"))
-        st.markdown(_("**Open game:** {title} · id {id} · {role}").format(title=md(ses.title), id=code(ses.game_id),
-                                                                           role=role))
+        st.markdown(_("**Open game:** {title} · {role}").format(title=md(ses.title), role=role))
         if access == "host":
             takeover_prompts(ses)
             with st.expander(_("📱 Join with phones"), expanded=True):
                 lobby_panel(ses, key="start-lobby")
                 join_panel(ses, key="start-join")
+            with st.expander(_("🔑 Go on with this game on another computer")):
+                st.markdown(_("This browser keeps the game. On another computer, type on **Start → Resume or join** "
+                              "the game id {id} and the host code {host_code}: they open it with all seats.").format(
+                    id=code(ses.game_id), host_code=code(ses.meta["host_code"])))
         if access == "seat" and my_seat is None:
             claim_prompt(ses)
             seat_claim(ses)
@@ -477,9 +485,9 @@ with tab_new:
         except NochmalError as err:
             st.error(_("The tableau for {n} players cannot be used: {error}").format(n=n, error=md(err)))
         else:
-            st.markdown(ngettext("**Mission tableau for {n} player** ({id}, provenance: {provenance})",
-                                 "**Mission tableau for {n} players** ({id}, provenance: {provenance})", n).format(
-                n=n, id=code(tab.id), provenance=provenance_label(tab.provenance_summary())))
+            st.markdown(ngettext("**Mission tableau for {n} player** ({provenance})",
+                                 "**Mission tableau for {n} players** ({provenance})", n).format(
+                n=n, provenance=provenance_summary_words(tab.provenance_summary())))
             columns = (pgettext("tableau table", "value"), pgettext("tableau table", "number"),
                        pgettext("tableau table", "provenance"), pgettext("tableau table", "meaning"))
             st.table([dict(zip(columns, (value_text(k), tab.value(k), provenance_label(getattr(tab, k).provenance),
@@ -491,7 +499,8 @@ with tab_new:
                              "**Tableaus** page (they become *user* values)."))
         _plan_preview(n, chosen, int(ss["new-mission"]), kind)
     if kind == "digital":
-        st.text_input(_("Dice seed (optional, a whole number; blank = random)"), key="new-seed")
+        st.text_input(_("Starting number of the dice (optional: the same number gives the same rolls; blank = "
+                        "random)"), key="new-seed")
     sheets_note(checked_sheets(rules, chosen, seat_defaults))  # in words: the sheets and the tableau the game will use
     if tab is not None:
         st.markdown(tableau_note(tab))

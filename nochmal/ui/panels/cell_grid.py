@@ -54,22 +54,37 @@ export default function (component) {
     s.taps.forEach((t) => { if (on.has(t.cell)) on.delete(t.cell); else on.add(t.cell); });
     return on;
   };
+  // the selection is drawn by a style element of the page's own, not by marks on the buttons:
+  // Streamlit may replace a button's element in any run, and a mark on it would go with it
+  s.style = s.style || document.head.appendChild(document.createElement("style"));
   s.paint = () => {
-    const on = s.shown();
-    document.querySelectorAll(`.st-key-grid-${data.seat} [class*="st-key-cell-${data.seat}-"]`).forEach((box) => {
-      const m = cellOf(box);
-      const button = box.querySelector("button");
-      if (!m || !button) return;
-      const mark = on.has(m[2]) && !button.disabled ? (s.letters[m[2]] || "") + "\u25cf" : null;
-      if (mark === null) button.removeAttribute("data-nm-sel");
-      else if (button.getAttribute("data-nm-sel") !== mark) button.setAttribute("data-nm-sel", mark);
-    });
+    const grid = `.st-key-grid-${Number(data.seat)}`;
+    s.style.textContent = [...s.shown()].filter((c) => /^[A-O][1-7]$/.test(c)).map((c) => {
+      const letter = /^[A-Z]$/.test(s.letters[c] || "") ? s.letters[c] : "";
+      const button = `${grid} .st-key-cell-${Number(data.seat)}-${c} button:not(:disabled)`;
+      return `${button}{border:3px solid #000 !important;box-shadow:0 0 0 2px #fff inset}` +
+        `${button}::after{content:"${letter}\u25cf" / "" !important}`;
+    }).join("\n");
   };
+  w.__nmSending = data.sending;
   if (!w.__nmSelectionClicks) {
     w.__nmSelectionClicks = true;
+    // "Cross" and the failed roll show "Sending…" from the tap until the server's run has ended
+    const app = document.querySelector("[data-testid=stApp]");
+    if (app) {
+      new MutationObserver(() => {
+        if (app.getAttribute("data-test-script-state") !== "running") {
+          document.querySelectorAll("button[data-nm-sending]").forEach((b) => b.removeAttribute("data-nm-sending"));
+        }
+      }).observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
+    }
     // capture, on the document: before the button's own handler (in React's root) sees the click
     document.addEventListener("click", (ev) => {
       const button = ev.target instanceof Element ? ev.target.closest("button") : null;
+      if (button && !button.disabled && button.closest(".st-key-cross-btn, .st-key-fail-btn")) {
+        button.setAttribute("data-nm-sending", w.__nmSending || "\u23f3");
+        return;
+      }
       const box = button && button.closest('[class*="st-key-cell-"]');
       const m = box && cellOf(box);
       const t = m && w.__nmSelection[m[1]];
@@ -83,12 +98,7 @@ export default function (component) {
     }, true);
   }
   s.paint();
-  // a run can draw the buttons again after this one: paint once more when the page has settled
-  requestAnimationFrame(() => s.paint());
-  const grid = document.querySelector(`.st-key-grid-${data.seat}`);
-  let seen = null;
-  if (grid) { seen = new MutationObserver(() => s.paint()); seen.observe(grid, { childList: true, subtree: true }); }
-  return () => { if (seen) seen.disconnect(); };
+  return () => { if (!s.host || !s.host.isConnected) s.style.textContent = ""; };
 }
 """
 
@@ -199,10 +209,12 @@ def _grid_css(key: str, seat: int, sheet, crossed: int, selected: int, highlight
             f"border:1.5px solid #111;font:700 11px/18px sans-serif;text-align:center;pointer-events:none}}")
     group(crossed, "opacity:.45")
     group(highlight & ~selected, "border:2px dashed #111 !important")
-    # the selection: the browser's, drawn by SELECTION_JS (a mark in colour-blind mode too)
-    rules.append(f".st-key-{key} button[data-nm-sel] {{border:3px solid #000 !important;"
-                 "box-shadow:0 0 0 2px #fff inset}}"
-                 f".st-key-{key} button[data-nm-sel]::after {{content:attr(data-nm-sel) / \"\" !important}}")
+    # Cross or the failed roll tapped, the server has not answered yet (SELECTION_JS)
+    rules.append(".st-key-cross-btn button[data-nm-sending] p, .st-key-fail-btn button[data-nm-sending] p "
+                 "{display: none !important}"
+                 ".st-key-cross-btn button[data-nm-sending]::after, .st-key-fail-btn button[data-nm-sending]::after "
+                 "{content: attr(data-nm-sending)}")
+    # the selection: the browser's, drawn by SELECTION_JS in a style element of its own
     return "<style>" + "\n".join(rules) + "</style>"
 
 
@@ -276,5 +288,5 @@ def _selection_box(sheet, seat: int, colourblind: bool) -> None:
     key = f"nm-selection-{seat}"
     with st.container(key=f"{key}-box"):  # hidden (see _grid_css)
         _selection(key=key, data={"seat": seat, "selected": selected, "applied": int(ss.get(_applied_key(seat), 0)),
-                                  "letters": letters},
+                                  "letters": letters, "sending": "⏳ " + _("Sending…")},
                    on_taps_change=lambda: _taps_sent(key, seat), width="stretch", height="content")

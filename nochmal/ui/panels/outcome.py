@@ -10,7 +10,7 @@ import streamlit as st
 from nochmal.engine.coopdata import CHECK_TURNS
 from nochmal.engine.ruleids import words_and_rules
 from nochmal.data.i18n import N_, _, ngettext
-from nochmal.ui.labels import colour_word, provenance_label, seat_label, translated
+from nochmal.ui.labels import colour_word, provenance_label, provenance_summary_words, seat_label, translated
 from nochmal.ui.safe import md
 from nochmal.ui.panels.mission import mission_panel
 
@@ -104,10 +104,9 @@ def outcome_panel(st_, names: list[str]) -> None:
                        _("\"!\" left"): out["jokers_left"][i], _("column points"): out["scores"][i]["columns"],
                        _("columns"): " ".join(out["scores"][i]["columns_completed"])}
                       for i in range(len(names))])
-            st.caption(_("Team points now: {points}. Tableau {tableau} ({provenance}); sheets: {sheets}.").format(
-                points=out["team_points_now"], tableau=md(out["tableau"]["id"]),
-                provenance=provenance_label(out["tableau"]["provenance"]),
-                sheets=", ".join(provenance_label(p) for p in out["sheets_provenance"])))
+            st.caption(_("Team points now: {points}. Mission tableau: {tableau}; sheets: {sheets}.").format(
+                points=out["team_points_now"], tableau=provenance_summary_words(out["tableau"]["provenance"]),
+                sheets=", ".join(dict.fromkeys(provenance_label(p) for p in out["sheets_provenance"]))))
             mission_panel(out["mission"], names, over=True)
         elif len(out["scores"]) == 1:  # solo: a score and its rating, nobody to beat
             total = out["scores"][0]["total"]

@@ -1,0 +1,231 @@
+"""Change-driven updates (issue 42, item 3): a device's page runs again only when its game changed.
+
+Until now every device reran part of its page on a timer (every 1-3 s) to look at the game: an
+idle table of 7 devices kept 71 % of a core busy, and an entry reached the other screens only at
+their next look. Now each page holds one HTTP request open at :data:`ROUTE` (a long poll, from
+the hidden component of :mod:`nochmal.ui.follow`). The server answers it when the game's version
+(its number of events, and its seat claims and codes) differs from the one the page shows, or
+after :data:`WAIT_S` with nothing new; the page then asks for a rerun only in the first case.
+Waiting costs the server a look at an in-memory cache every :data:`LOOK_S`, and one read of the
+store per game (not per device) at most every :data:`LOOK_S`: a game's devices share it, and a
+change written by another process (the CLI, a second server on PostgreSQL) is seen too.
+
+The same answer carries the session's counts of runs that reached their end
+(:func:`record_ends`): the page compares them with its end markers to notice a run whose last
+messages were lost on the way (see :mod:`nochmal.ui.follow`).
+
+A request names its game, seat and device with a token the page got from the server
+(:func:`token`: an HMAC with a secret of this server process), checked in constant time; wrong
+tokens are counted per client address by the server's throttle. A device's open request is also
+its sign of life: a seat's device is marked as seen (the seat stays held) at most every
+:data:`~nochmal.store.session.SEEN_EVERY_S`, as its timer did before.
+
+The route exists where ``serve_app.py`` serves the app (``nochmal serve``, ``make run``, the
+browser tests). Under a bare ``streamlit run app.py`` it is missing; the page then falls back to
+looking every :data:`FALLBACK_S` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from nochmal.store.db import StoreError, UnknownGameError
+from nochmal.store.session import SEEN_EVERY_S, mark_seat_seen
+
+_log = logging.getLogger(__name__)
+
+ROUTE = "/_nochmal/changes"
+#: the longest a request is held open with nothing new (s); a proxy's idle timeout must be longer
+WAIT_S = 25.0
+#: how often a held request looks at its game's cached version (s), and how old that cache may be
+LOOK_S = 0.2
+#: without the route, the page looks every this many seconds (a rerun each time)
+FALLBACK_S = 2.0
+#: sessions whose run counts are kept (the oldest are forgotten first)
+MAX_SESSIONS = 20_000
+#: games whose version is cached
+MAX_GAMES = 20_000
+
+_SECRET = secrets.token_bytes(32)  # new with each server process: a page's token lives as long as its session
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_ENDS = re.compile(r"^(\d{1,9}|-) (\d{1,9}|-)$")  # "-": the page shows no such end marker
+
+
+_served = False
+
+
+def routes() -> list:
+    """The routes ``serve_app.py`` adds to Streamlit's (and the mark that pages may use them)."""
+    global _served
+    _served = True
+    return [Route(ROUTE, changes, methods=["GET"])]
+
+
+def served() -> bool:
+    """Whether this process serves the change route (``serve_app.py``), else pages fall back to looking."""
+    return _served
+
+
+def url() -> str:
+    """The change route's path, under Streamlit's base URL path if one is set."""
+    import streamlit as st
+
+    base = str(st.get_option("server.baseUrlPath") or "").strip("/")
+    return (f"/{base}" if base else "") + ROUTE
+
+
+def token(game_id: str, seat: int | None, device: str) -> str:
+    """The token of a page that follows ``game_id`` as ``seat`` (None: no seat) on ``device``."""
+    msg = f"{game_id}|{'' if seat is None else int(seat)}|{device}".encode()
+    return hmac.new(_SECRET, msg, hashlib.sha256).hexdigest()[:40]
+
+
+def claims_print(meta: dict) -> str:
+    """What of a game's meta a page shows and must follow: its seat claims, seat codes and
+    take-over requests (not, say, when a seat's device was last seen)."""
+    import json
+
+    claims = meta.get("claims") if isinstance(meta, dict) else None
+    codes = meta.get("seat_codes") if isinstance(meta, dict) else None
+    asks = meta.get("takeover_requests") if isinstance(meta, dict) else None
+    return hashlib.sha256(json.dumps([claims, codes, asks], sort_keys=True, default=str).encode()).hexdigest()
+
+
+def version(n_events: int, meta: dict, events: bool) -> str:
+    """A game's version as a page follows it: the claims, and with ``events`` the number of events."""
+    return (f"{int(n_events)}-" if events else "") + claims_print(meta)[:16]
+
+
+class _Versions:
+    """The games' (number of events, claims) read from the store at most every :data:`LOOK_S`,
+    shared by every request of the process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: OrderedDict[str, tuple[float, tuple[int, dict] | None]] = OrderedDict()
+
+    def fresh(self, game_id: str) -> tuple[bool, tuple[int, dict] | None]:
+        now = time.monotonic()
+        with self._lock:
+            hit = self._seen.get(game_id)
+        if hit is not None and now - hit[0] < LOOK_S:
+            return True, hit[1]
+        return False, hit[1] if hit else None
+
+    def read(self, store, game_id: str) -> tuple[int, dict] | None:
+        try:
+            info = store.get(game_id)
+            value = (info.n_events, info.meta)
+        except UnknownGameError:
+            value = None
+        except StoreError as err:  # the page says what is wrong when it runs; keep the last version
+            _log.warning("changes: the store could not be read: %s", err)
+            value = self.fresh(game_id)[1]
+        with self._lock:
+            self._seen[game_id] = (time.monotonic(), value)
+            self._seen.move_to_end(game_id)
+            while len(self._seen) > MAX_GAMES:
+                self._seen.popitem(last=False)
+        return value
+
+
+VERSIONS = _Versions()
+_ends: OrderedDict[str, str] = OrderedDict()
+_ends_lock = threading.Lock()
+_seen_at: OrderedDict[tuple, float] = OrderedDict()
+
+
+def record_ends(watch_id: str, entry: int, page: int) -> None:
+    """A session's counts of the move entry's and the page's runs that reached their end."""
+    with _ends_lock:
+        _ends[watch_id] = f"{int(entry)} {int(page)}"
+        _ends.move_to_end(watch_id)
+        while len(_ends) > MAX_SESSIONS:
+            _ends.popitem(last=False)
+
+
+def _ends_of(watch_id: str) -> str:
+    with _ends_lock:
+        return _ends.get(watch_id, "")
+
+
+def _behind(shown: str, ended: str) -> bool:
+    """An end marker the page shows (``shown``: "entry page", "-" where it shows none) is older than
+    the session's count of runs that ended (``ended``)."""
+    if not shown or not ended:
+        return False
+    return any(a != "-" and int(a) < int(b) for a, b in zip(shown.split(), ended.split()))
+
+
+def _refuse(status: int, what: str) -> JSONResponse:
+    return JSONResponse({"error": what}, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def _seen(store, game_id: str, seat: int | None, device: str) -> None:
+    """Mark ``seat`` as held by ``device`` at most every SEEN_EVERY_S (its open request: it is still there)."""
+    if seat is None:
+        return
+    key, now = (game_id, seat, device), time.monotonic()
+    with _ends_lock:
+        if now - _seen_at.get(key, -SEEN_EVERY_S) < SEEN_EVERY_S:
+            return
+        _seen_at[key] = now
+        _seen_at.move_to_end(key)
+        while len(_seen_at) > MAX_SESSIONS:
+            _seen_at.popitem(last=False)
+    try:
+        mark_seat_seen(store, game_id, seat, device)
+    except StoreError as err:
+        _log.warning("changes: a seat could not be marked as seen: %s", err)
+
+
+async def changes(request: Request) -> JSONResponse:
+    """``GET ROUTE?game=&seat=&device=&token=&events=0|1&since=&watch=&ends=``: the game's version
+    as soon as it differs from ``since`` or the session's run counts differ from ``ends``, else
+    after WAIT_S."""
+    from nochmal.ui import state  # the process's store and throttle (state imports streamlit)
+
+    q = request.query_params
+    client = request.client.host if request.client else ""
+    throttle = state.throttle()
+    if throttle.wait(("changes", client)) > 0:
+        return _refuse(429, "too many wrong tokens")
+    game_id, device, watch = q.get("game", ""), q.get("device", ""), q.get("watch", "")
+    seat_text = q.get("seat", "")
+    if not (_ID.match(game_id) and (not device or _ID.match(device)) and _ID.match(watch)
+            and (seat_text == "" or seat_text.isdigit() and len(seat_text) < 3)):
+        return _refuse(400, "game, seat, device and watch must be short ids")
+    seat = int(seat_text) if seat_text else None
+    if not hmac.compare_digest(q.get("token", "")[:64].encode(), token(game_id, seat, device).encode()):
+        throttle.failed(("changes", client))
+        return _refuse(403, "wrong token")
+    events = q.get("events") == "1"
+    since, ends = q.get("since", "")[:64], q.get("ends", "")
+    if not _ENDS.match(ends):
+        ends = ""
+    store = state.store()
+    await asyncio.to_thread(_seen, store, game_id, seat, device)
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        fresh, value = VERSIONS.fresh(game_id)
+        if not fresh:
+            value = await asyncio.to_thread(VERSIONS.read, store, game_id)
+        if value is None:
+            return _refuse(404, "no such game")
+        now_version, now_ends = version(value[0], value[1], events), _ends_of(watch)
+        if now_version != since or _behind(ends, now_ends) or time.monotonic() >= deadline:
+            return JSONResponse({"version": now_version, "ends": now_ends}, headers={"Cache-Control": "no-store"})
+        await asyncio.sleep(LOOK_S)
+
