@@ -1,0 +1,120 @@
+"""The change route (issue 42, item 3; nochmal/ui/changes.py): a page's held request is answered
+when its game changes, never for a wrong token or a malformed id, and keeps a seat held. The
+handler runs as the server runs it (an ASGI request on an event loop), on a real SQLite store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from urllib.parse import urlencode
+
+import pytest
+from apptools import env  # noqa: F401 - the fixture
+from starlette.requests import Request
+
+from nochmal.engine.dice import Roll
+from nochmal.store.access import THROTTLE_LIMIT
+from nochmal.store.session import GameSession
+from nochmal.ui import changes
+from nochmal.ui import tableview as tv
+
+
+def ask(client: str = "10.0.0.1", **params) -> tuple[int, dict]:
+    scope = {"type": "http", "method": "GET", "path": changes.ROUTE, "headers": [],
+             "query_string": urlencode(params).encode(), "client": (client, 1234)}
+    response = asyncio.run(changes.changes(Request(scope)))
+    return response.status_code, json.loads(response.body)
+
+
+def game(store) -> GameSession:
+    return GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 2), 1), title="t",
+                              seat_names=["Ada", "Bo"])
+
+
+def params(ses, seat=None, device="", **more) -> dict:
+    return dict(game=ses.game_id, seat="" if seat is None else str(seat), device=device,
+                token=changes.token(ses.game_id, seat, device), events="1", watch="w1", ends="- -", **more)
+
+
+def test_a_page_behind_the_game_is_answered_at_once_with_the_new_version(env):  # noqa: F811
+    ses = game(env)
+    old = changes.version(ses.n_events, ses.meta, True)
+    ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]), by="test")
+    status, answer = ask(**params(ses, since=old))
+    assert status == 200
+    assert answer["version"] == changes.version(ses.n_events, ses.meta, True) != old
+
+
+def test_a_held_request_is_answered_when_another_process_changes_the_game(env, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(changes, "WAIT_S", 20.0)
+    ses = game(env)
+    now = changes.version(ses.n_events, ses.meta, True)
+    writer = threading.Timer(0.5, lambda: GameSession.load(env, ses.game_id).record(
+        Roll.parse(["green", "blue", "red"], [1, 2, 3]), by="test"))
+    writer.start()
+    status, answer = ask(**params(ses, since=now))
+    writer.join()
+    assert status == 200 and answer["version"] != now  # answered by the change, not by the 20 s
+
+
+def test_nothing_new_is_answered_after_the_wait_with_the_same_version(env, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(changes, "WAIT_S", 0.3)
+    ses = game(env)
+    now = changes.version(ses.n_events, ses.meta, True)
+    assert ask(**params(ses, since=now)) == (200, {"version": now, "ends": ""})
+
+
+def test_a_page_that_follows_claims_only_is_not_woken_by_events(env, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(changes, "WAIT_S", 0.3)
+    ses = game(env)
+    claims_only = changes.version(ses.n_events, ses.meta, False)
+    ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]), by="test")
+    status, answer = ask(**dict(params(ses, since=claims_only), events="0"))
+    assert (status, answer["version"]) == (200, claims_only)
+
+
+def test_wrong_tokens_and_malformed_ids_change_nothing_and_are_throttled(env):  # noqa: F811
+    ses = game(env)
+    other = game(env)
+    assert ask(**dict(params(ses), game="../etc"))[0] == 400
+    assert ask(**dict(params(ses), seat="1e3"))[0] == 400
+    assert ask(**dict(params(ses), device="<b>"))[0] == 400
+    # a token of another game, another seat, another device: refused
+    assert ask(client="10.0.0.2", **dict(params(ses), token=changes.token(other.game_id, None, "")))[0] == 403
+    assert ask(client="10.0.0.2", **dict(params(ses), token=changes.token(ses.game_id, 0, "")))[0] == 403
+    for _ in range(THROTTLE_LIMIT):
+        ask(client="10.0.0.3", **dict(params(ses), token="0" * 40))
+    assert ask(client="10.0.0.3", **params(ses))[0] == 429  # even the right token, from that address, for a while
+    assert ask(client="10.0.0.4", **dict(params(ses), since=""))[0] == 200  # another address is not held up
+
+
+def test_the_open_request_of_a_seat_s_device_keeps_its_seat_held(env):  # noqa: F811
+    ses = game(env)
+    device = "ab12cd34ef56"
+    ses.claim_seat(1, device)
+    before = GameSession.load(env, ses.game_id).meta.get("seat_seen", {}).get("1")
+    changes._seen_at.clear()
+    assert ask(**params(ses, seat=1, device=device, since=""))[0] == 200
+    after = GameSession.load(env, ses.game_id).meta["seat_seen"]["1"]
+    assert before is None or after > before
+    # another device's token for that seat marks nothing
+    changes._seen_at.clear()
+    assert ask(**params(ses, seat=1, device="ffff0000ffff", since=""))[0] == 200
+    assert GameSession.load(env, ses.game_id).meta["seat_seen"]["1"] == after
+
+
+def test_a_page_whose_end_marker_is_behind_the_session_s_count_is_answered_at_once(env, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(changes, "WAIT_S", 20.0)
+    ses = game(env)
+    now = changes.version(ses.n_events, ses.meta, True)
+    changes.record_ends("w1", 3, 7)
+    status, answer = ask(**dict(params(ses, since=now), ends="3 6"))  # the page shows page run 6 ended
+    assert (status, answer) == (200, {"version": now, "ends": "3 7"})
+
+
+@pytest.mark.parametrize(("shown", "ended", "behind"), [
+    ("3 7", "3 7", False), ("3 6", "3 7", True), ("2 7", "3 7", True), ("- 7", "9 7", False), ("- -", "9 9", False),
+    ("4 8", "3 7", False), ("", "3 7", False), ("3 7", "", False)])
+def test_behind(shown, ended, behind):
+    assert changes._behind(shown, ended) is behind
