@@ -7,6 +7,7 @@ its widgets: the "advisor-on" toggle, the "advise-{seat}-{i}" Use buttons, "cros
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -21,6 +22,7 @@ from nochmal.engine.moves import PASS, Cross
 from nochmal.bots.plan import team_plan
 from nochmal.store.session import GameSession
 from nochmal.store.db import GameStore
+from nochmal.ui.advice_words import headline, verdict
 from nochmal.ui.explain import cell_label
 
 
@@ -50,6 +52,44 @@ def advisor_on(at: AppTest) -> AppTest:
     return at
 
 
+def advisor_box(at: AppTest, heading: str = "**Advisor — "):
+    """The advisor's bordered box: the block that holds its "**Advisor — …**" headings."""
+    def walk(node):
+        kids = list((getattr(node, "children", None) or {}).values())
+        if any(getattr(k, "type", "") == "markdown" and str(k.value).startswith(heading) for k in kids):
+            return node
+        for k in kids:
+            found = walk(k)
+            if found is not None:
+                return found
+        return None
+
+    box = walk(at._tree)
+    assert box is not None
+    return box
+
+
+def elements(node, kind: str) -> list:
+    out = []
+    for k in (getattr(node, "children", None) or {}).values():
+        if getattr(k, "type", "") == kind:
+            out.append(k)
+        out += elements(k, kind)
+    return out
+
+
+def lines_and_details(at: AppTest) -> tuple[list[str], list[str], list[str]]:
+    """The advisor's box: its numbered one-line suggestions, the text under each "Why?" expander,
+    and the notes said once (italic lines)."""
+    box = advisor_box(at)
+    md = [m.value for m in elements(box, "markdown")]
+    lines = [m for m in md if re.match(r"\*\*\d+\.\*\* ", m)]
+    whys = [e for e in elements(box, "expander") if e.label == "Why?"]
+    details = ["\n".join(m.value for m in elements(e, "markdown")) for e in whys]
+    notes = [m for m in md if m.startswith("*") and not m.startswith("**")]
+    return lines, details, notes
+
+
 # --------------------------------------------------------------------------- the advisor
 def test_advisor_is_off_by_default_and_lists_three_moves_for_the_deciding_seat(env):
     ses = make(env)
@@ -69,14 +109,24 @@ def test_advisor_is_off_by_default_and_lists_three_moves_for_the_deciding_seat(e
     assert not any(k.startswith(("advise-1-", "advise-2-")) for k in keys(at))  # only the active seat decides
     assert all(at.button(key=f"advise-0-{i}").label == "Use" for i in range(len(sug)))
     md = "\n".join(texts(at, "markdown"))
-    assert "Advisor — 1. P1" in md and "win chance" in md
+    assert "Advisor — 1. P1" in md
     sheet = ses.game.sheets[0]
     assert tuple(sheet.spec.row_labels) == tuple("PQRSTUV")
-    for s in sug:
+    # one short line per suggestion, in the players' words: the move and why, no statistics
+    lines, details, notes = lines_and_details(at)
+    assert len(lines) == len(details) == len(sug)
+    for i, (s, ln, why) in enumerate(zip(sug, lines, details)):
         assert s.action in ses.state.legal_actions(0)
+        assert ln == f"**{i + 1}.** " + headline(ses.game, s, ["P1", "P2", "P3"])
+        assert ln.startswith(f"**{i + 1}.** Take ") and ": " in ln and len(ln.split()) <= 20
+        assert "win chance" not in ln and "%" not in ln and "rollouts" not in ln and "games played" not in ln
         # cells named as the co-op sheet names its rows (P-V), not by the engine's row numbers
-        assert "-".join(cell_label(sheet, c) for c in s.cells) in md and s.reason in md
+        assert "-".join(cell_label(sheet, c) for c in s.cells) in ln
         assert not s.cells or "-".join(s.cells) not in md
+        # the statistics under "Why?": win chance, its interval, the games played out, all it does
+        assert "win chance" in why and "95% interval" in why and f"{s.rollouts} games played out" in why
+        assert s.reason in why
+    assert len(notes) == (1 if verdict(sug) else 0) and all(n == f"*{verdict(sug)}*" for n in notes)
     # a rerun (any click) does not compute again: the same objects come from the session cache
     at.run()
     assert cached(at, ses, 0)[0] is sug[0]
@@ -183,8 +233,9 @@ def test_a_forced_failed_roll_is_advised_and_use_points_to_the_button(env):
     assert [s.action for s in sug] == [PASS]
     assert "no move with these dice" in sug[0].reason and "failed roll (1/3)" in sug[0].reason
     assert 0.0 <= sug[0].win_chance <= 1.0
-    md = "\n".join(texts(at, "markdown"))
-    assert "failed roll" in md and "no move with these dice" in md
+    lines, details, notes = lines_and_details(at)
+    assert lines == ["**1.** Failed roll: no move with these dice; 1 of 3 failed rolls"] and not notes
+    assert "failed roll" in details[0] and "no move with these dice" in details[0]
     at.button(key="advise-0-0").click().run()
     no_exception(at)
     assert at.session_state["selected_cells"] == []
@@ -198,9 +249,40 @@ def test_base_game_advice_estimates_the_final_score(env):
     ses = make(env, mode="base", players=2)
     ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]))
     at = advisor_on(table(ses))
-    md = "\n".join(texts(at, "markdown"))
-    assert "estimated final score" in md and "win chance" not in md
+    lines, details, _ = lines_and_details(at)
+    assert lines and all(ln.split("** ", 1)[1].startswith("Take ") for ln in lines)
+    assert all("estimated final score" in d and "win chance" not in d for d in details)
     assert "advise-0-0" in keys(at)
+
+
+@pytest.mark.parametrize("groups,note", [((0, 0, 0), "Three equally good moves"),
+                                         ((0, 1, 2), "The first move is the best.")])
+def test_moves_within_the_noise_are_said_to_be_equally_good_once(env, monkeypatch, groups, note):
+    """The note follows the suggestions' groups (the paired rollouts): three moves in one group are
+    "three equally good moves", said once above the lines (German too), not ranked 1-2-3."""
+    from nochmal.bots import advice
+
+    real = advice.suggestions
+
+    def grouped(*args, **kwargs):
+        return [dataclasses.replace(s, group=g) for s, g in zip(real(*args, **kwargs), groups)]
+
+    monkeypatch.setattr(advice, "suggestions", grouped)
+    ses = make(env)
+    ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]))
+    at = advisor_on(table(ses))
+    lines, details, notes = lines_and_details(at)
+    assert len(lines) == 3 and len(details) == 3
+    assert len(notes) == 1 and notes[0].startswith(f"*{note}")
+    assert sum(note in m for m in texts(at, "markdown")) == 1  # said once
+    de = advisor_on(table(ses, lang="de"))
+    box = advisor_box(de, "**Ratgeber — ")
+    md = [m.value for m in elements(box, "markdown")]
+    want = "*Drei gleich gute Züge: " if groups == (0, 0, 0) else "*Der erste Zug ist der beste.*"
+    assert sum(m.startswith(want) for m in md) == 1
+    assert [e.label for e in elements(box, "expander")] == ["Warum?"] * 3
+    lines = [m for m in md if re.match(r"\*\*\d\.\*\* ", m)]
+    assert len(lines) == 3 and all(re.match(r"\*\*\d\.\*\* Nimm (Gelb|Grün|Blau|Rot|Orange) \d \(", m) for m in lines)
 
 
 # --------------------------------------------------------------------------- the team plan

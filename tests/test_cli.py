@@ -157,7 +157,8 @@ def test_bench_quick_json(cli):
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     for key in ("legal_moves_us", "random_decisions_per_s", "greedy_decision_us", "planner_decision_s",
-                "planner_solo_decision_s", "coop_planner_game_s", "solo_greedy_game_us", "solo_table_game_us"):
+                "planner_solo_decision_s", "coop_planner_game_s", "solo_greedy_game_us", "solo_table_game_us",
+                "advisor_s", "advisor_max_s"):
         assert isinstance(out[key], (int, float)) and out[key] > 0
 
 

@@ -23,6 +23,11 @@ coop_planner_game_s
     (``nochmal.bots.planner.ANALYTICS_COOP``) on one core, over every mission and 1-6 seats,
     two seeded games each (quick: mission 2 with 1 and 6 seats, one game each): a planner sweep
     of 6,000 games takes about 6,000 x this / the cores.
+advisor_s, advisor_max_s, advisor_overlap
+    median and longest seconds of the Table page's advisor (``nochmal.bots.advice.suggestions``, three
+    suggestions, the budget of one seat) on co-op positions (every mission, 3 and 6 seats, rolls 4, 11
+    and 18, greedy play to get there; the kernel compiled first, not timed), and the share of them whose
+    top three have 95 % intervals that overlap (quick: two positions).
 """
 
 from __future__ import annotations
@@ -194,6 +199,40 @@ def _coop_planner_game_s(cells, games: int) -> float:
     return round(total / (len(cells) * games), 3)
 
 
+def advisor_positions(quick: bool = False) -> list[tuple]:
+    """(state, seat) of :func:`bench_advisor`: a seat that decides now, in co-op games played by greedy."""
+    cells = [(1, 3, 4), (5, 6, 11)] if quick else [(m, n, r) for m in range(1, 6) for n in (3, 6) for r in (4, 11, 18)]
+    out = []
+    for k, (mission, seats, rolls) in enumerate(cells):
+        st = CoopGame.create(seats, mission).new_state()
+        r = random.Random(500 + k)
+        while not st.is_terminal() and (st.roll_index < rolls or not st.is_chance_node()):
+            st.apply(st.sample_roll(r) if st.is_chance_node() else greedy_policy(st, r))
+        if st.is_terminal():
+            continue
+        st.apply(st.sample_roll(r))
+        out.append((st, st.current_player()))
+    return out
+
+
+def bench_advisor(quick: bool = False) -> dict:
+    """``advisor_s``, ``advisor_max_s`` and ``advisor_overlap`` (the module's docstring)."""
+    from nochmal.bots import coop_kernel as ck
+    from nochmal.bots.advice import suggestions
+
+    ck.warm()
+    times, overlap = [], 0
+    for st, seat in advisor_positions(quick):
+        t0 = time.perf_counter()
+        sug = suggestions(st, seat, k=3, rng_seed=st.roll_index)
+        times.append(time.perf_counter() - t0)
+        lows = [s.win_low for s in sug if s.win_low is not None]
+        highs = [s.win_high for s in sug if s.win_high is not None]
+        overlap += len(lows) > 1 and max(lows) <= min(highs)
+    return {"advisor_s": round(statistics.median(times), 3), "advisor_max_s": round(max(times), 3),
+            "advisor_overlap": round(overlap / len(times), 2)}
+
+
 def bench_scan(n: int = 13, seed: int = 20) -> dict:
     """Seconds per scan of a photo of a printed sheet (issue 20's goal: at most 2 s): ``n``
     seeded synthetic photos (1600 x 1200, every distortion on) of the shipped sheets in turn, each
@@ -221,5 +260,6 @@ def run_bench(quick: bool = False) -> dict:
     res.update(bench_legal_moves(n=400 if quick else 4000))
     res.update(bench_random_decisions(seconds=0.5 if quick else 3.0))
     res.update(bench_bots(quick=quick))
+    res.update(bench_advisor(quick=quick))
     res.update(bench_scan(n=3 if quick else 13))
     return res

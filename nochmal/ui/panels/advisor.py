@@ -1,5 +1,6 @@
-"""The advisor: for each seat this device enters for, the best moves of this roll with their
-estimate and reason, and a button that fills a suggestion in."""
+"""The advisor: for each seat this device enters for, the best moves of this roll, one short line
+each in the players' words (:mod:`nochmal.ui.advice_words`) with the statistics under "Why?", and a
+button that fills a suggestion in."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import streamlit as st
 
 from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER
 from nochmal.engine.errors import NochmalError
-from nochmal.data.i18n import N_, _, number, percent
+from nochmal.data.i18n import N_, _, ngettext, number, percent
 from nochmal.ui import state
-from nochmal.ui.explain import cell_label
+from nochmal.ui.advice_words import cells_words, headline, verdict
 from nochmal.ui.actions import roll_key
 from nochmal.ui.labels import (colour_face_label, colour_label, colour_name, colour_word, number_face_label, pass_icon,
                                pass_label, pass_word, seat_label, translated)
@@ -128,7 +129,7 @@ def advice_for(ses, st_, seats: list[int]) -> dict[int, list]:
     cache = {k: v for k, v in cache.items() if k[:2] == (ses.game_id, ses.n_events)}  # drop old positions
     todo = [s for s in seats if (ses.game_id, ses.n_events, s) not in cache]
     if todo:
-        budget = min(1.0, max(0.5, 2.0 / len(seats)))  # several seats: share the time
+        budget = 1.0 / len(seats)  # several seats share the time of one (1-2 s in all)
         with st.spinner(_("The advisor plays the game out with each candidate move…")):
             for seat in todo:
                 cache[(ses.game_id, ses.n_events, seat)] = suggestions(st_, seat, k=3, rng_seed=ses.n_events,
@@ -139,12 +140,12 @@ def advice_for(ses, st_, seats: list[int]) -> dict[int, list]:
 
 def cells_text(game, sug) -> str:
     """A suggestion's cells as its seat's sheet names them (rows P-V on a co-op sheet: ``GT``, not ``G5``)."""
-    sheet = game.sheets[sug.seat] if 0 <= sug.seat < len(game.sheets) else None
-    return "-".join(cell_label(sheet, c) for c in sug.cells)
+    return cells_words(game, sug)
 
 
-def suggestion_markdown(sug, game) -> str:
-    """One suggestion as Markdown: the move, its estimate and the reason."""
+def details_markdown(sug, game) -> str:
+    """What stands behind a suggestion (its "Why?"): the dice, the estimate with its interval and the
+    number of games played out, everything the move does."""
     if sug.is_pass:
         move = f"{pass_icon(game)} **{pass_word(game)}**"
     else:
@@ -165,20 +166,20 @@ def suggestion_markdown(sug, game) -> str:
         if sug.mission_share is not None and sug.win_chance < 1:
             est += " · " + _("mission {percent} done on average").format(
                 percent=percent(round(100 * sug.mission_share) / 100))
-        if sug.as_good_as_next:
-            est += " · " + _("*as good as the next one: the rollouts cannot tell them apart*")
     else:
         est = _("estimated final score **{score}**").format(score=number(float(f"{sug.est_score:.1f}"), 1))
-    return f"{move}  \n" + _("{estimate} ({rollouts} rollouts) — {reason}").format(
-        estimate=est, rollouts=sug.rollouts, reason=reason_text(sug.reason))
+    games = ngettext("{n} game played out after this move", "{n} games played out after this move",
+                     sug.rollouts).format(n=sug.rollouts)
+    return f"{move}  \n{est}  \n{games}  \n" + _("What it does: {reason}").format(reason=reason_text(sug.reason))
 
 
 def advisor_panel(ses, st_, seats: list[int], names: list[str]) -> None:
-    """The advisor (off by default): for each seat this device enters for, the three best
-    moves of this roll with their estimate and reason, each with a "Use" button."""
+    """The advisor (off by default): for each seat this device enters for, the best moves of this
+    roll, one short line each (the move and why, in game terms) with a "Use" button and the
+    statistics under "Why?"; moves the games played out cannot tell apart are said so once."""
     on = st.toggle(_("Advisor: the best moves for this roll"), key="advisor-on",
-                   help=_("Suggests three moves per seat, each with its estimated win chance (co-op) or final score, "
-                          "from games played out by the greedy bots. Takes a second or two per roll."))
+                   help=_("Suggests three moves per seat, each with what it does for the game, from games played "
+                          "out by the greedy bots. Takes a second or two per roll."))
     if not on:
         return
     if not seats:
@@ -194,10 +195,15 @@ def advisor_panel(ses, st_, seats: list[int], names: list[str]) -> None:
         for seat in seats:
             role = _("active") if seat == st_.active and st_.phase == "active" else _("passive")
             st.markdown(_("**Advisor — {seat}** ({role})").format(seat=seat_label(names, seat), role=role))
+            note = verdict(by_seat[seat])
+            if note:
+                st.markdown(f"*{note}*")
             ctx = selection_ctx(ses.game_id, seat, st_)
             for i, sug in enumerate(by_seat[seat]):
-                cols = st.columns([4, 1], vertical_alignment="center")  # room for "Nutzen" at 844 px
-                cols[0].markdown(f"**{i + 1}.** " + suggestion_markdown(sug, st_.game))
+                cols = st.columns([4, 1], vertical_alignment="top")  # room for "Übernehmen" at 844 px
+                cols[0].markdown(f"**{i + 1}.** " + headline(st_.game, sug, names))
+                with cols[0].expander(_("Why?")):
+                    st.markdown(details_markdown(sug, st_.game))
                 a = sug.action
                 if sug.is_pass:
                     args = (seat, [], None, None, None, ctx, pass_label(st_.game))
@@ -207,9 +213,8 @@ def advisor_panel(ses, st_, seats: list[int], names: list[str]) -> None:
                 cols[1].button(_("Use"), key=f"advise-{seat}-{i}", on_click=_use_suggestion, args=args,
                                help=_("Fill this move in (cells and dice); you still press Cross"))
         st.caption(_("How: after each candidate move the greedy bots play the game to its end many times, every "
-                     "move with the same dice; the estimate is the share of those games the team won, and the "
-                     "interval how sure it is. Moves the games cannot tell apart are said to be as good as the "
-                     "next one.") if team else
+                     "move with the same dice, and more often where the best moves are close; the estimate is "
+                     "the share of those games the team won, and the interval how sure it is.") if team else
                    _("How: after each candidate move the greedy bots play the game to its end several times, "
                      "every move with the same dice; the estimate is the seat's average final score in them. "
                      "Few rollouts: take it as a hint."))
