@@ -32,10 +32,12 @@ def test_a_printed_sheet_is_read_cell_for_cell(sheet_id, seed):
     assert _corner_error(result, photo.truth) < 0.15
 
 
-def test_a_messaging_app_photo_of_600_x_400_at_jpeg_quality_60_is_read():
-    # (of seeds 5-14 of this photo, 7 read entirely right, 2 missed stars, 1 was refused: small photos are
-    # not yet read reliably; this guards the ones that are)
-    photo = synthetic_photo("coop-II", np.random.default_rng([41, 6]), style="printed", size=(600, 400))
+@pytest.mark.parametrize("seed", [6, 5, 12, 13])
+def test_a_messaging_app_photo_of_600_x_400_at_jpeg_quality_60_is_read(seed):
+    """Seeds 5, 13: a used page whose stars the reader used to miss (blue pen crosses over blue cells'
+    stars, a star in a hand's shadow: the invariants say which cells lack them); 12: one it used to refuse
+    (its cells run into each other at this size). Seeds 5-14 are all read right."""
+    photo = synthetic_photo("coop-II", np.random.default_rng([41, seed]), style="printed", size=(600, 400))
     assert photo.image.shape == (400, 600, 3) and photo.truth.settings["jpeg"] == 60
     ok, data = cv2.imencode(".jpg", photo.image, [cv2.IMWRITE_JPEG_QUALITY, 60])
     assert ok
@@ -48,6 +50,19 @@ def test_the_bonus_squares_and_letter_boxes_in_view_are_not_taken_for_the_grid()
     photo = synthetic_photo("blue", np.random.default_rng([41, 6]), style="printed", size=(1600, 1200),
                             distort=Distortions(fill_frame=False))
     assert not photo.truth.settings["fills_frame"]
+    result = scan(photo.image)
+    assert_read_right(result, photo.truth)
+    assert _corner_error(result, photo.truth) < 0.15
+
+
+@pytest.mark.parametrize("sheet_id, seed, size", [("coop-IV", 4, (800, 600)), ("green", 7, (1600, 1200))])
+def test_a_second_sheet_in_view_is_not_taken_for_the_grid(sheet_id, seed, size):
+    """Another pad lies beside the photographed one, much of its grid in view (below it, at the right):
+    the grid read is the whole 15 x 7 one, cell for cell."""
+    photo = synthetic_photo(sheet_id, np.random.default_rng([41, 40, seed]), style="printed", size=size,
+                            distort=Distortions(fill_frame=False, second_sheet=True))
+    other, side, in_view = photo.truth.settings["second_sheet"]
+    assert in_view >= 0.5 and side in ("bottom", "right")
     result = scan(photo.image)
     assert_read_right(result, photo.truth)
     assert _corner_error(result, photo.truth) < 0.15

@@ -19,9 +19,10 @@ colour accuracy, per-cell star accuracy, number fields found (and false ones), d
 right / unread / wrong, row labels and column points read right / unread / wrong (with
 ``--vary-edges`` every photo prints labels and points drawn at random, so none can be right by
 assumption), the share of photos read entirely right, refused photos, and seconds per
-scan (the rendering is not counted). Not a test: it prints numbers; ``--check`` makes it exit
-1 when the issue's bar (99.5 % of cells, 100 % of stars, every number field) is missed, or a
-row label or column point is read wrong.
+scan (the rendering is not counted); and how many cells were read wrong without the reader naming
+them as unsure (below the page's confidence mark), the errors a person would not be pointed to. Not
+a test: it prints numbers; ``--check`` makes it exit 1 when the issue's bar (99.5 % of cells, 100 %
+of stars, every number field) is missed, or a digit, row label or column point is read wrong.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from nochmal.data.scan.reader import ScanError, scan  # noqa: E402
+from nochmal.data.scan.reader import UNSURE, ScanError, scan  # noqa: E402
 from nochmal.data.scan.synth import synthetic_photo, varied_edges  # noqa: E402
 from nochmal.engine.sheet import BOARDS_DIR, get_sheet  # noqa: E402
 
@@ -71,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show-failures", action="store_true", help="print every photo not read entirely right")
     ap.add_argument("--vary-edges", action="store_true", help="print other row labels and column points on each sheet")
     ap.add_argument("--json", action="store_true", help="print the summary as one line of JSON")
-    ap.add_argument("--check", action="store_true", help="exit 1 below 99.5%% cells, 100%% stars, all fields")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 below 99.5%% cells, 100%% stars, all fields, or with a digit, label or point wrong")
     ap.add_argument("--style", choices=("paper", "printed", "both"), default="paper",
                     help="the sheet on white paper (default), as the real pads are printed (black), or both")
     args = ap.parse_args(argv)
@@ -92,7 +94,7 @@ def run_style(style: str, args, ids: list[str]) -> tuple[dict, bool]:
 
     cells = cells_right = stars_right = stars_total = stars_found = 0
     fields_total = fields_found = fields_false = digits_right = digits_unread = digits_wrong = 0
-    photos_right = refused = flagged = repaired = 0
+    photos_right = refused = flagged = repaired = wrong_unnamed = 0
     edges = {"labels": [0, 0, 0], "points": [0, 0, 0]}  # right, unread (the usual one taken and named), wrong
     seconds: list[float] = []
     failures: list[str] = []
@@ -116,6 +118,8 @@ def run_style(style: str, args, ids: list[str]) -> tuple[dict, bool]:
         seconds.append(time.perf_counter() - start)
         want, got = "".join(truth.grid), "".join(result.grid)
         colour_ok = sum(a.lower() == b.lower() for a, b in zip(want, got))
+        confidence = [v for row in result.confidence for v in row]
+        wrong_unnamed += sum(a != b and c >= UNSURE for a, b, c in zip(want, got, confidence))
         star_ok = sum(a.isupper() == b.isupper() for a, b in zip(want, got))
         cells += 105
         cells_right += colour_ok
@@ -166,6 +170,7 @@ def run_style(style: str, args, ids: list[str]) -> tuple[dict, bool]:
         "column_points_right_unread_wrong": edges["points"],
         "photos_entirely_right": photos_right / max(n, 1), "photos_refused": refused,
         "photos_with_problems_flagged": flagged, "cells_set_by_invariant_repair": repaired,
+        "cells_wrong_not_named_unsure": wrong_unnamed,
         "seconds_per_scan_mean": float(t.mean()), "seconds_per_scan_median": float(np.median(t)),
         "seconds_per_scan_max": float(t.max()),
     }
@@ -178,6 +183,7 @@ def run_style(style: str, args, ids: list[str]) -> tuple[dict, bool]:
         print(f"  cells, star right        {stars_right}/{cells} = {summary['cell_star_accuracy']:.4%}"
               f"  (stars found {stars_found}/{stars_total})")
         print(f"  cells set by the invariant repair (counted above as read): {repaired}")
+        print(f"  cells read wrong and not named as unsure: {wrong_unnamed}")
         print(f"  number fields found      {fields_found}/{fields_total}  (false ones: {fields_false})")
         print(f"  digits                   {digits_right} right, {digits_unread} unread, {digits_wrong} wrong")
         print(f"  row labels               {edges['labels'][0]} right, {edges['labels'][1]} unread (named), "
@@ -188,7 +194,7 @@ def run_style(style: str, args, ids: list[str]) -> tuple[dict, bool]:
               f"  (refused: {refused}; with a problem flagged: {flagged})")
         print(f"  seconds per scan         mean {t.mean():.3f}, median {np.median(t):.3f}, max {t.max():.3f}")
     ok = (summary["cell_colour_accuracy"] >= 0.995 and stars_right == cells and fields_found == fields_total
-          and edges["labels"][2] == 0 and edges["points"][2] == 0)
+          and digits_wrong == 0 and edges["labels"][2] == 0 and edges["points"][2] == 0)
     return summary, ok
 
 

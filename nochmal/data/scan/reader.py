@@ -1,6 +1,7 @@
 """Read a photo of a printed sheet: the 7x15 grid's colours, its stars and number fields.
 
-:func:`scan` takes a photo (a BGR ``numpy`` array as OpenCV reads it) and returns a
+:func:`scan` takes a photo (a BGR ``numpy`` array as OpenCV reads it; at least
+:data:`MIN_LONG_SIDE` x :data:`MIN_SHORT_SIDE` pixels, what messaging apps send) and returns a
 :class:`ScanResult`, or raises :class:`ScanError` with a message that says what went wrong and
 what to try. How it reads (OpenCV for every image operation):
 
@@ -8,41 +9,55 @@ what to try. How it reads (OpenCV for every image operation):
    frame printed around the grid, the sheet's edge; adaptive threshold and contours) and the
    largest blobs of saturated colour (the cells themselves); and, where these give no good fit,
    the cells of a sheet printed black as the real pads are (:func:`_cell_blobs`): each cell a
-   bright saturated blob on dark ground, linked to its neighbours a cell's size away, each
-   given its column and row by walking the links and a homography fitted to them, so the
-   colour bonus squares at the right (wider than a cell) and the white letter and point boxes
-   (not saturated once the white is balanced) are not taken for cells. Each candidate only has
-   to be roughly right: it is tried as below, and the one whose cells line up best wins.
+   bright saturated blob on dark ground (cut apart where blur has nearly closed the black gap
+   between two cells: :func:`_valleys`), linked to its neighbours a cell's size away, each
+   given its column and row by walking the links and a homography fitted to them (blobs cut off
+   from the rest by crossed-out cells join where they lie on that lattice), so the colour bonus
+   squares at the right (wider than a cell) and the white letter and point boxes (not saturated
+   once the white is balanced) are not taken for cells. Each candidate only has to be roughly
+   right: it is tried as below, and the one whose cells line up best wins.
 2. **Lock onto the cell lattice.** The candidate's homography maps the photo to a
    fronto-parallel "canonical" grid (one unit per cell). A 1-D search per axis finds the scale
    and offset at which 15 x 7 coloured cells, separated by gaps and surrounded by paper, fit
    best; then the positions of the 14 + 6 interior gap lines are measured in every row and
    column strip and a homography is fitted to them (each measurement is one linear equation),
-   three times. Its residual says how well the photo fits a 15 x 7 lattice; a fit is accepted
-   only if nearly every cell looks printed and the lines agree.
+   three times. Its residual says how well the photo fits a 15 x 7 lattice. A fit is the grid
+   if nearly every cell looks printed and the lines agree (:func:`_is_grid`), or if most cells
+   look printed and the lines agree closely (:func:`_is_near_grid`: a glare spot or a sticker
+   over some cells), in which case those cells are read as unsure rather than the photo refused.
    Whether the sheet is printed black is told from the strip around the locked grid
-   (:func:`_dark_ground`); there a cell must be clearly brighter than the black gaps.
+   (:func:`_dark_ground`); there a cell must be clearly brighter than the black near it, and
+   the gaps are measured in the brightness relative to the brightest within a cell
+   (:func:`_line_map`): a cell's lighter inner circle is paler than its rim, a blurred black gap
+   not much, so saturation alone would not show the gaps.
 3. **Light and colour.** A white reference from the paper around the grid (on a black print:
    the white letter and point boxes above and below it, or a grey-world estimate) removes a colour
    cast; chromaticity, hue and saturation do not change when a shadow or uneven light makes
-   the paper darker, so the cells are compared by chromaticity.
+   the paper darker, so the cells are compared by chromaticity (on a black print by hue where a
+   colour is far from grey: glare moves a cell's colour towards grey, :func:`_hue_plane`).
 4. **Read.** Each cell's colour is the median of four patches between its centre and its
-   corners. The 105 colours are clustered into five (k-means) and the clusters matched to the
-   five printed colours, so the reader adapts to a print's own inks. A star is a large share of
-   the cell's centre that is not the cell's colour (a white or a dark star; on a black print only
-   a pale, bright one, as its stars are white outlines and dark marks are pen crosses). A number field is
-   a disc on a shared corner of four cells that is not the cells' colour; its digit is read by
-   template matching where it can be, and left ``None`` where it cannot.
+   corners. The 105 colours are clustered into five (k-means, without the cells far paler than
+   the rest, which are read as unsure) and the clusters matched to the five printed colours, so
+   the reader adapts to a print's own inks. A star is a large share of the cell's centre that
+   is not the cell's colour (a white or a dark star); on a black print, whose stars are white
+   outlines, a star's outline that is whiter than the rest of the centre
+   (:func:`_star_outline_score`: a pen cross is dark, a glare spot as white beside the outline as
+   on it). A number field is a disc on a shared corner of four cells that is not the cells'
+   colour; its digit is read by template matching where it can be (a digit another field shows
+   surely is no rival: every number appears once), and left ``None`` where it cannot. Row labels,
+   column points and digits are read only where the photo shows all around them.
 5. **Which way up.** The grid is read both ways round; the start column's dark header box
    above the grid, the number fields' digits and the shipped sheets vote. A sheet lying
    sideways whose top cannot be told is refused; an upright one gets a problem noted.
 6. **Check.** Every printed sheet keeps the sheet invariants (21 cells per colour, blocks of
-   1..6, 3 stars per colour, ...). If the read grid breaks them and one smallest change of the
-   least sure cells to their second colour mends it, that change is made and named; anything
-   else that looks wrong is listed in :attr:`ScanResult.problems`, never silently passed on.
+   1..6, 3 stars per colour, one per column, ...). If the read grid breaks them and one smallest
+   change of the least sure cells to their second colour, or of one to three cells' stars (the
+   likeliest where several would do), mends it, that change is made and the cells named; where
+   two changes mend it equally, their cells are named. Anything else that looks wrong is listed
+   in :attr:`ScanResult.problems`, never silently passed on.
 
 Everything runs on a copy scaled to at most :data:`WORK_SIZE` pixels (more for a small sheet
-in a large photo), typically in 0.1-0.3 s.
+in a large photo), typically in 0.1-0.4 s.
 """
 
 from __future__ import annotations
@@ -68,6 +83,11 @@ from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import COOP_ROW_LABELS, DEFAULT_ROW_LABELS, STANDARD_FIRST, STANDARD_LATER
 from nochmal.data.i18n import N_, _, number, pgettext
 
+#: The smallest photo read (its long side and its short side, pixels): what messaging apps send at their
+#: smallest (600 x 400, a 592 x 400 or 640 x 360 photo too). The cells of a sheet filling a smaller one are
+#: under 20 pixels across, too few for a star's thin outline: over 26 seeded photos of the printed style,
+#: at 600 x 400 all were read right, scaled down to 480 x 320 eight were read with cells wrong.
+MIN_LONG_SIDE, MIN_SHORT_SIDE = 560, 360
 WORK_SIZE = 1600  # the photo is scaled down to at most this many pixels on its long side
 DETECT_SIZE = 1200  # candidate quadrilaterals are looked for at this size
 ALIGN_PX = 32  # pixels per cell while aligning
@@ -87,14 +107,20 @@ DARK_EDGE_MARGIN = 0.3
 REFERENCE_BGR = np.array([(0x3c, 0xcf, 0xf6), (0x4a, 0xbf, 0x7d), (0xdc, 0x9f, 0x4a), (0x8d, 0x55, 0xe9),
                           (0x2f, 0x92, 0xf2)], dtype=np.float64)
 
-STAR_PALE = 0.6  # on a black print, a pixel of a cell's centre below this share of the cell's saturation
-STAR_BRIGHT = 0.8  # and above this share of its brightness is part of a star's white outline
 STAR_THRESHOLD = 0.2  # share of a cell's centre that is not its colour, above which it has a star
-#: the same on a black print (the share of white outline); over 26 seeded photos stars scored >= 0.36 and other
-#: cells <= 0.21 at 1600 x 1200, >= 0.47 and <= 0.40 at 600 x 400
-STAR_THRESHOLD_DARK = 0.34
+#: on a black print, how much whiter a star's outline must be than the rest of the cell's centre
+#: (:func:`_star_outline_score`): over 427 seeded photos (6,390 stars, 38,340 other cells; 1600 x 1200,
+#: 4000 x 3000 and 600 x 400 .. 1280 x 960) no other cell scored above 0.22 and three stars (under a
+#: pen cross of the cell's own colour, or in a blurred 766 x 511 photo) below it
+STAR_THRESHOLD_DARK = 0.225
 FIELD_THRESHOLD = 0.5  # share of a corner disc that is not the cells' colour, above which it is a number field
 UNSURE = 0.35  # a cell whose confidence is below this is named in the problems
+#: a cell whose saturation is below this share of the median cell's does not look printed (a strong glare spot,
+#: a sticker): the colours are not told from it, and it is read less surely, below UNSURE at about 0.42 of it
+PALE_CELL = 0.5
+#: the confidence (at most) of a cell whose colour or star was set by the sheet invariants rather than
+#: by what was seen (:func:`_repair`): below UNSURE, so that it is named for a person to check
+REPAIRED_CONFIDENCE = 0.3
 
 
 class ScanError(NochmalError):
@@ -190,7 +216,7 @@ class ScanResult:
 
 # --------------------------------------------------------------------------- errors
 _ADVICE_FRAME = N_("Photograph the printed sheet from above, in good light, so that the whole coloured grid "
-                 "(15 columns, 7 rows) fills most of the picture, with a little table showing all around it")
+                   "(15 columns, 7 rows) is in the picture and fills most of it")
 
 
 def _refuse(reason: str, what: str, advice: str = _ADVICE_FRAME) -> ScanError:
@@ -200,6 +226,7 @@ def _refuse(reason: str, what: str, advice: str = _ADVICE_FRAME) -> ScanError:
 
 
 _ADVICE_IMAGE = N_("Give a photo (JPEG or PNG) of the sheet")
+_ADVICE_CUT = N_("Step back (or zoom out) so that the whole sheet is in the picture")
 _EDGES = {"left": N_("left"), "top": N_("top"), "right": N_("right"), "bottom": N_("bottom")}
 
 
@@ -222,9 +249,10 @@ def _as_bgr(image) -> np.ndarray:
         raise _refuse("not-an-image", _("An array of shape {shape} is not a colour image").format(shape=image.shape),
                       _ADVICE_IMAGE)
     h, w = img.shape[:2]
-    if min(h, w) < 240 or max(h, w) < 320:
-        raise _refuse("too-small", _("The photo has only {w} x {h} pixels").format(w=w, h=h),
-                      N_("Take the photo with the camera at its full size (at least 640 x 480 pixels)"))
+    if max(h, w) < MIN_LONG_SIDE or min(h, w) < MIN_SHORT_SIDE:
+        raise ScanError("too-small", _("The photo has only {w} x {h} pixels").format(w=w, h=h),
+                        _("Take the photo with the camera at its full size, or send it at full size (at least "
+                          "{long} x {short} pixels)").format(long=MIN_LONG_SIDE, short=MIN_SHORT_SIDE))
     return img
 
 
@@ -286,6 +314,11 @@ def _colour_blobs(det: np.ndarray) -> tuple[list[np.ndarray], list[str], bool]:
     return quads, touching, small
 
 
+#: how many cells of a black print must stand apart as blobs (of 105) to give a candidate: in a small or
+#: blurred photo of a used page many cells are crossed out or run into a neighbour
+MIN_CELL_BLOBS = 40
+
+
 def _cell_blobs(det: np.ndarray) -> list[np.ndarray]:
     """Quadrilaterals around the grid of a sheet printed black (the real pads): its cells are
     bright saturated rounded squares on dark ground, each its own blob. Blobs of about a square's
@@ -300,13 +333,13 @@ def _cell_blobs(det: np.ndarray) -> list[np.ndarray]:
     k = max(3, int(max(det.shape[:2]) / 40) | 1)
     near_max = cv2.dilate(val, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     # bright, saturated and brighter than the black gaps around it (blur and JPEG bridge them)
-    mask = ((sat > 0.3) & (val > 0.3 * top) & (val > 0.6 * near_max)).astype(np.uint8)
+    mask = ((sat > 0.3) & (val > 0.3 * top) & (val > 0.6 * near_max) & ~_valleys(val)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
     x, y, bw, bh, area = (stats[1:, k].astype(np.float64) for k in range(5))
     ok = (area > 40) & (bw < 1.4 * bh) & (bh < 1.4 * bw) & (area > 0.5 * bw * bh) & (bw < 0.2 * det.shape[1])
     idx = np.flatnonzero(ok)
-    if not 60 <= len(idx) <= 3000:
+    if not MIN_CELL_BLOBS <= len(idx) <= 3000:
         return []
     pts, side = centroids[1:][idx], np.sqrt(bw[idx] * bh[idx])
     d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
@@ -319,18 +352,32 @@ def _cell_blobs(det: np.ndarray) -> list[np.ndarray]:
         return []
     sizes = np.bincount(group[group >= 0], minlength=count)
     members = np.flatnonzero(group == int(np.argmax(sizes)))
-    if len(members) < 60:
+    if len(members) < MIN_CELL_BLOBS:
         return []
-    quad = _lattice_quad(pts[members], linked[np.ix_(members, members)])
+    same_size = np.abs(np.log(side / np.median(side[members]))) < np.log(1.33)
+    quad = _lattice_quad(pts[members], linked[np.ix_(members, members)], pts[same_size])
     return [] if quad is None else [quad]
 
 
-def _lattice_quad(pts: np.ndarray, linked: np.ndarray) -> np.ndarray | None:
+def _valleys(val: np.ndarray, step: int = 2, depth: float = 0.93) -> np.ndarray:
+    """Pixels darker than the pixels ``step`` away on both sides, across or up and down: the
+    black gaps between the cells of a small or blurred photo, which blur has made only a little
+    darker than the cells (so that the cells would be one blob), and pen strokes."""
+    pad = np.pad(val, step, mode="edge")
+    h, w = val.shape
+    left, right = pad[step:step + h, :w], pad[step:step + h, 2 * step:]
+    up, down = pad[:h, step:step + w], pad[2 * step:, step:step + w]
+    return (val < depth * np.minimum(left, right)) | (val < depth * np.minimum(up, down))
+
+
+def _lattice_quad(pts: np.ndarray, linked: np.ndarray, others: np.ndarray) -> np.ndarray | None:
     """The grid's outer corners from the centres ``pts`` of its cells' blobs (linked to their
     neighbours by ``linked``): each blob gets its column and row by walking the links (a link is
     one step along one of the lattice's two directions), a homography from (column, row) to the
-    photo is fitted to all of them (outliers dropped), and the 15 x 7 window (or 7 x 15, the sheet
-    lying sideways) holding the most blobs is the grid."""
+    photo is fitted to all of them (outliers dropped), the ``others`` (centres of blobs of the same
+    size not linked to these: cells cut off from them by crossed-out or merged cells) that lie on
+    that lattice join them, and the 15 x 7 window (or 7 x 15, the sheet lying sideways) holding
+    the most blobs is the grid (the most central one, if the blobs span less)."""
     i, j = np.nonzero(np.triu(linked))
     steps = pts[j] - pts[i]
     steps = np.where((np.abs(steps[:, 0]) >= np.abs(steps[:, 1]))[:, None] & (steps[:, :1] < 0), -steps, steps)
@@ -354,22 +401,29 @@ def _lattice_quad(pts: np.ndarray, linked: np.ndarray) -> np.ndarray | None:
                 index[b] = index[a] + np.round(inv @ (pts[b] - pts[a])).astype(np.int64)
                 stack.append(int(b))
     known = index[:, 0] != np.iinfo(np.int32).min
-    if known.sum() < 60:
+    if known.sum() < MIN_CELL_BLOBS:
         return None
     src = index[known].astype(np.float32) + 0.5
     H, inliers = cv2.findHomography(src, pts[known].astype(np.float32), cv2.RANSAC, 0.25 * float(np.abs(basis).max()))
     if H is None:
         return None
     good = index[known][inliers.ravel() > 0]
-    best, best_count = None, 0
+    lattice = cv2.perspectiveTransform(others.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(H)).reshape(-1, 2)
+    near = np.all(np.abs(lattice - 0.5 - np.round(lattice - 0.5)) < 0.2, axis=1)
+    near &= np.all((lattice > good.min(axis=0) - N_COLS) & (lattice < good.max(axis=0) + N_COLS), axis=1)
+    good = np.unique(np.concatenate([good, np.round(lattice[near] - 0.5).astype(np.int64)]), axis=0)
+    best, best_key = None, (0, 0.0)
+    centre = good.mean(axis=0)
     for w, h in ((N_COLS, N_ROWS), (N_ROWS, N_COLS)):
-        for c0 in range(int(good[:, 0].min()), int(good[:, 0].max()) - w + 2):
-            for r0 in range(int(good[:, 1].min()), int(good[:, 1].max()) - h + 2):
+        lo, hi = good.min(axis=0), good.max(axis=0) - (w - 1, h - 1)
+        for c0 in range(int(min(lo[0], hi[0])), int(max(lo[0], hi[0])) + 1):
+            for r0 in range(int(min(lo[1], hi[1])), int(max(lo[1], hi[1])) + 1):
                 count = int(np.sum((good[:, 0] >= c0) & (good[:, 0] < c0 + w)
                                    & (good[:, 1] >= r0) & (good[:, 1] < r0 + h)))
-                if count > best_count:
-                    best, best_count = (c0, r0, w, h), count
-    if best is None or best_count < 60:
+                key = (count, -float(np.hypot(c0 + w / 2 - centre[0] - 0.5, r0 + h / 2 - centre[1] - 0.5)))
+                if key > best_key:
+                    best, best_key = (c0, r0, w, h), key
+    if best is None or best_key[0] < MIN_CELL_BLOBS:
         return None
     c0, r0, w, h = best
     corners = np.array([(c0, r0), (c0 + w, r0), (c0 + w, r0 + h), (c0, r0 + h)], np.float64)
@@ -499,11 +553,17 @@ def _cellness(canon: np.ndarray, dark: bool = False) -> np.ndarray:
     """How much each pixel looks like a printed cell: saturated (after balancing the white of
     the paper, or of the white boxes on a black print) and not dark. On a black print (``dark``)
     a pixel must be clearly brighter than the black, whose saturation means nothing (a JPEG gives
-    the thin black gaps the colour of the cells beside them)."""
+    the thin black gaps the colour of the cells beside them): brighter than a sixth of the white
+    boxes' level (a blue cell in a hand's shadow at a dim corner is not much brighter than that,
+    the black print stays far below it), and not much darker than the brightest pixel within
+    about a cell (:func:`_relative_brightness`: a black gap blurred by the lens is)."""
+    if dark:
+        white = _bright_white(canon)
+        sat, val = _sat_val(canon, white.max() / white)
+        level = np.clip((val - 0.15 * float(white.max())) / (0.15 * float(white.max())), 0, 1)
+        return sat * level * np.clip((_relative_brightness(val) - 0.4) / 0.35, 0, 1)
     white = _paper_white(canon.reshape(-1, 3))
     sat, val = _sat_val(canon, white.max() / white)
-    if dark:
-        return sat * np.clip((val - 0.3 * float(white.max())) / (0.3 * float(white.max())), 0, 1)
     return sat * np.clip(val / (0.35 * float(white.max())), 0, 1)
 
 
@@ -559,6 +619,27 @@ def _axis_fit(profile: np.ndarray, n: int, px: float) -> tuple[float, float, flo
 
     a0, b0, _ = search(np.arange(-0.7, 2.0001, 0.03), np.arange(0.55, 1.1001, 0.01))
     return search(np.arange(a0 - 0.04, a0 + 0.0401, 0.005), np.arange(b0 - 0.012, b0 + 0.01201, 0.002))
+
+
+def _line_map(canon: np.ndarray, dark: bool) -> np.ndarray:
+    """What the gap lines are measured in: the cellness (:func:`_cellness`); on a black print the
+    brightness relative to the brightest within about a cell (:func:`_relative_brightness`), as
+    there the gaps are black while a cell's lighter inner circle and a star's white outline are as
+    bright as the cell or brighter (in saturation they are not: a gap blurred by the lens would be
+    no lower than the inner circle)."""
+    if not dark:
+        return _cellness(canon)
+    white = _bright_white(canon)
+    return _relative_brightness(_sat_val(canon, white.max() / white)[1])
+
+
+def _relative_brightness(val: np.ndarray) -> np.ndarray:
+    """Each pixel's brightness (white-balanced, so that a green under warm light is not darker than
+    it is) as a share of the brightest within about a cell of it (at :data:`ALIGN_PX`)."""
+    k = int(1.2 * ALIGN_PX) | 1
+    near = cv2.GaussianBlur(cv2.dilate(val, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), (0, 0),
+                            ALIGN_PX / 4)
+    return val / np.maximum(near, 1.0)
 
 
 def _line_measurements(cell: np.ndarray, px: float) -> tuple[list, list]:
@@ -664,8 +745,8 @@ def _align(work: np.ndarray, quad: np.ndarray, dark: bool | None = None) -> _Fit
     H = H @ np.array([[bx, 0, ax], [0, by, ay], [0, 0, 1]])
     rms, kept = 1.0, 0
     for _ in range(3):
-        cell = _cellness(_warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT), dark)
-        vertical, horizontal = _line_measurements(cell, ALIGN_PX)
+        vertical, horizontal = _line_measurements(_line_map(_warp(work, H, ALIGN_PX, border=cv2.BORDER_CONSTANT),
+                                                            dark), ALIGN_PX)
         if len(vertical) + len(horizontal) < 40:
             return None
         G, rms, kept = _fit_lattice(vertical, horizontal)
@@ -725,8 +806,33 @@ def _regions(px: int) -> dict[str, np.ndarray]:
         y = int(round(m + (r + 0.25) * px))
         outside.append(flat(strip[:, ::-1], np.array([(y, int(round(m - 0.45 * px)))]))[0])
         outside.append(flat(strip[:, ::-1], np.array([(y, int(round(m + (N_COLS + 0.15) * px)))]))[0])
-    return {"body": flat(body, cell_origins), "centre": flat(centre, cell_origins),
-            "corner": flat(corner, corner_origins), "border": np.array(outside)}
+    out = {"body": flat(body, cell_origins), "centre": flat(centre, cell_origins),
+           "corner": flat(corner, corner_origins), "border": np.array(outside)}
+    for name, turn in (("star", 0.0), ("star_down", 180.0)):
+        outline, rest = _star_outline(px, turn)
+        out[name], out[name + "_rest"] = flat(outline, cell_origins), flat(rest, cell_origins)
+    return out
+
+
+#: the star outline looked for on a sheet printed black: five points, this far from the cell's centre (cells),
+#: the inner corners at this share of it, the line this wide (cells)
+STAR_RADIUS, STAR_INNER, STAR_LINE = 0.32, 0.45, 0.06
+
+
+def _star_outline(px: int, turn: float) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel offsets (within a cell of ``px`` pixels) of a five-pointed star's outline, one point up
+    (``turn`` degrees turned), and of the rest of the cell's centre, away from the outline."""
+    fine = 8  # drawn at 8 times the size, then scaled down
+    angles = np.radians(-90 + 36 * np.arange(10) + turn)
+    radii = np.where(np.arange(10) % 2 == 0, STAR_RADIUS, STAR_RADIUS * STAR_INNER) * px * fine
+    points = np.round(np.c_[radii * np.cos(angles), radii * np.sin(angles)] + 0.5 * px * fine).astype(np.int32)
+    drawn = np.zeros((px * fine, px * fine), np.uint8)
+    cv2.polylines(drawn, [points], True, 255, max(1, int(STAR_LINE * px * fine)))
+    outline = cv2.resize(drawn, (px, px), interpolation=cv2.INTER_AREA) > 100
+    near = cv2.dilate(outline.astype(np.uint8), np.ones((int(0.12 * px) | 1,) * 2, np.uint8)) > 0
+    yy, xx = (np.mgrid[0:px, 0:px] + 0.5) / px
+    rest = (np.hypot(xx - 0.5, yy - 0.5) < 0.42) & ~near
+    return np.argwhere(outline), np.argwhere(rest)
 
 
 def _white_gains(canon: np.ndarray, valid: np.ndarray, px: int) -> tuple[np.ndarray, float]:
@@ -775,6 +881,20 @@ def _chroma(bgr: np.ndarray) -> np.ndarray:
     return bgr / s
 
 
+#: how far from grey (in chromaticity) a colour counts in full: beyond it, only its hue (direction) counts
+HUE_RADIUS = 0.12
+
+
+def _hue_plane(chroma: np.ndarray) -> np.ndarray:
+    """Chromaticities pulled in to at most :data:`HUE_RADIUS` from grey, keeping their direction
+    (the hue): glare adds white to a cell, and a sheet's black print to a blurred one, which moves
+    its chromaticity towards grey, not towards another colour, so that a pale orange is still
+    nearer the orange than the yellow; a cell nearly grey stays between all five (unsure)."""
+    d = chroma - 1 / 3
+    r = np.linalg.norm(d, axis=-1, keepdims=True)
+    return 1 / 3 + d * (HUE_RADIUS / np.maximum(r, HUE_RADIUS))
+
+
 def _lloyd(feats: np.ndarray, centres: np.ndarray, rounds: int = 30) -> tuple[np.ndarray, float]:
     """k-means from ``centres``: the final centres and the summed squared distance. A cluster
     left empty is restarted at the cell farthest from its centre."""
@@ -807,9 +927,14 @@ def _farthest_points(feats: np.ndarray, start: int, k: int) -> np.ndarray:
     return feats[chosen]
 
 
-def _classify(colours: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+def _classify(colours: np.ndarray, hue: bool = False,
+              printed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Colour index, confidence and runner-up for each cell's (cast-corrected) median colour,
-    and whether the five colours were told apart cleanly.
+    and whether the five colours were told apart cleanly; ``hue``: compare the colours' hues
+    rather than their chromaticities where they are far from grey (:func:`_hue_plane`: on a black
+    print, whose glare spots and blurred black move a cell's colour towards grey); ``printed``:
+    the cells whose colours the five clusters are found from (not those that do not look printed,
+    which would otherwise make a cluster of their own and merge two printed colours into one).
 
     The 105 chromaticities are clustered into five (k-means, deterministic starts: the printed
     reference colours and farthest-point starts), and the clusters are matched to the five
@@ -818,13 +943,16 @@ def _classify(colours: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     the clusters do not look like five printed colours, each cell takes its nearest reference."""
     from itertools import permutations
 
-    feats = _chroma(colours)
-    refs = _chroma(REFERENCE_BGR)
-    starts = [refs] + [_farthest_points(feats, s, len(refs))
-                       for s in (int(np.argmax(np.linalg.norm(feats - feats.mean(0), axis=1))), 0, 52, 104)]
+    plane = _hue_plane if hue else (lambda chroma: chroma)
+    feats = plane(_chroma(colours))
+    refs = plane(_chroma(REFERENCE_BGR))
+    seen = feats if printed is None else feats[printed]
+    starts = [refs] + [_farthest_points(seen, s, len(refs))
+                       for s in (int(np.argmax(np.linalg.norm(seen - seen.mean(0), axis=1))), 0, len(seen) // 2,
+                                 len(seen) - 1)]
     best_centres, best_sse = None, np.inf
     for start in starts:
-        centres, sse = _lloyd(feats, start)
+        centres, sse = _lloyd(seen, start)
         if sse < best_sse - 1e-9:
             best_centres, best_sse = centres, sse
     cost = np.linalg.norm(best_centres[:, None, :] - refs[None, :, :], axis=2)  # cluster x colour
@@ -833,9 +961,9 @@ def _classify(colours: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     for i, colour in enumerate(perm):
         centres[colour] = best_centres[i]
     gaps = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)[np.triu_indices(len(refs), 1)]
-    clean = bool(gaps.min() > 0.025 and max(cost[i, perm[i]] for i in range(len(refs))) < 0.15)
+    clean = bool(gaps.min() > (0.015 if hue else 0.025) and max(cost[i, perm[i]] for i in range(len(refs))) < 0.15)
     if not clean:
-        centres, _ = _lloyd(feats, refs, rounds=6)
+        centres, _ = _lloyd(seen, refs, rounds=6)
     d = np.linalg.norm(feats[:, None, :] - centres[None, :, :], axis=2)
     order = np.argsort(d, axis=1)
     best, second = order[:, 0], order[:, 1]
@@ -870,9 +998,15 @@ def _glyph_scores(work: np.ndarray, H: np.ndarray, u: float, v: float, *, glyphs
     """How well each of ``glyphs``, printed about ``height`` cells high, fits around the grid point
     ``(u, v)`` (columns, rows from the grid's top-left corner), looked for within ``half`` cells of
     it (only inside a circle of radius ``disc`` cells, if given: a ring drawn around the glyph is
-    left out): the best normalised correlation of each; empty where nothing is printed (``boxed``:
+    left out): the best normalised correlation of each; empty where nothing is printed or the
+    photo ends within ``half`` cells of the point (``boxed``:
     on a sheet printed black, where a glyph is printed in a white box, also where the patch is
     not mostly white: the edge of the sheet or of a box is no glyph)."""
+    corners = cv2.perspectiveTransform(np.array([[(u - half, v - half), (u + half, v - half), (u + half, v + half),
+                                                 (u - half, v + half)]], np.float64), H)[0]
+    h, w = work.shape[:2]
+    if (corners < -0.5).any() or (corners[:, 0] > w - 0.5).any() or (corners[:, 1] > h - 0.5).any():
+        return {}  # cut by the photo's edge (a sheet filling the frame): a cut U looks like an I, a cut 2 like a 1
     size = int(round(2 * half * px))
     shift = np.array([[1, 0, u - half], [0, 1, v - half], [0, 0, 1]])
     M = H @ shift @ np.diag([1 / px, 1 / px, 1])
@@ -924,10 +1058,36 @@ def _read_glyph(work: np.ndarray, H: np.ndarray, u: float, v: float, *, glyphs: 
                                      boxed=boxed), min_margin)
 
 
-def _read_digit(work: np.ndarray, H: np.ndarray, j: int, k: int) -> tuple[int | None, float]:
-    """The digit in the number field on corner (row line j, column line k), or None."""
-    digit, conf = _read_glyph(work, H, k, j, glyphs="123456789", height=0.3, disc=0.24)
-    return (None if digit is None else int(digit)), conf
+#: the radius (cells) of a number field's disc whose digit is read: the digit (0.3 cells high) fits in it,
+#: while the pen crosses of a used page, which reach into the field from the cells around it, mostly do not
+DIGIT_DISC = 0.2
+#: how much closer than any other digit a number field's digit must fit on a sheet printed black (where a
+#: used page's pen strokes reach into the fields), rather than 0.4: over 1,122 fields of 400 seeded photos
+#: the best fit was never wrong, and at 0.4 nine were left unread, at 0.25 one
+DARK_DIGIT_MARGIN = 0.25
+
+
+def _digit_scores(work: np.ndarray, H: np.ndarray, j: int, k: int) -> dict[str, float]:
+    """How well each digit fits the number field on corner (row line j, column line k)."""
+    return _glyph_scores(work, H, k, j, glyphs="123456789", height=0.3, disc=DIGIT_DISC)
+
+
+def _read_digits(scores: list[dict[str, float]], min_margin: float) -> list[tuple[int | None, float]]:
+    """The digits of a sheet's number fields (None where one cannot be read) and their confidences,
+    from each field's digit scores (:func:`_digit_scores`). Every number appears once on a sheet, so a
+    digit that another field shows surely is no rival for a field whose best digit fits only a
+    little better than that one (a 5 with a pen stroke across it fits the 8 nearly as well)."""
+    read = [_best_glyph(sc, min_margin) for sc in scores]
+    while True:
+        taken = {g for g, _conf in read if g is not None}
+        again = [(i, _best_glyph({g: v for g, v in sc.items() if g not in taken}, min_margin))
+                 for i, sc in enumerate(scores) if read[i][0] is None]
+        again = [(i, got) for i, got in again if got[0] is not None]
+        if not again:
+            break
+        i, got = again[0]  # one at a time: the digit it takes is no rival for the others either
+        read[i] = got
+    return [(None if g is None else int(g), conf) for g, conf in read]
 
 
 #: where the renderer and the printed sheets put the labels and points, in cells from the grid's
@@ -971,41 +1131,130 @@ def _rows(label: np.ndarray, star: np.ndarray) -> tuple[str, ...]:
                          else COLOUR_LETTERS[label[r * N_COLS + c]] for c in range(N_COLS)) for r in range(N_ROWS))
 
 
-def _violations(label: np.ndarray, star: np.ndarray) -> list:
-    """The sheet invariants (:func:`nochmal.engine.sheet.check_invariants`) the read grid breaks."""
+#: the invariants about stars (the others are about colours)
+_STAR_INVARIANTS = frozenset({"INV-STARS-COLOUR", "INV-STARS-TOTAL", "INV-STARS-COLUMN", "INV-STARS-BLOCK"})
+
+
+def _violations(label: np.ndarray, star: np.ndarray, stars: bool | None = None) -> list:
+    """The sheet invariants (:func:`nochmal.engine.sheet.check_invariants`) the read grid breaks:
+    all of them, or (``stars``) only those about stars, or (``stars=False``) only those about colours."""
     from nochmal.engine.sheet import SheetSpec, check_invariants
 
     # the rows are well-formed by construction: no need to validate them again
-    return check_invariants(SheetSpec.model_construct(grid=_rows(label, star)))
+    found = check_invariants(SheetSpec.model_construct(grid=_rows(label, star)))
+    return found if stars is None else [v for v in found if (v.invariant in _STAR_INVARIANTS) == stars]
 
 
-REPAIR_CANDIDATES = 8  # the least sure cells that may take their runner-up colour
+REPAIR_CANDIDATES = 8  # the least sure cells that may take their runner-up colour (or lose or gain a star)
 REPAIR_MAX_CELLS = 3
+STAR_REPAIR_MAX_CELLS = 3
+STAR_REPAIR_CONF = 0.75  # a cell's star is only changed by the invariants if it was read less surely than this
+STAR_REPAIR_CANDIDATES = 16  # at most this many cells are tried (560 ways of changing three)
+#: where several ways of changing the stars mend the invariants, the one whose cells' star scores speak for it
+#: by this much more than for any other is taken (a score is about 0 without a star, 0.3..0.6 with one)
+STAR_REPAIR_MARGIN = 0.1
+
+
+def _unique_repair(candidates: list[int], max_cells: int, change, mended, evidence=None,
+                   margin: float = 0.0) -> tuple[np.ndarray | None, list[int], list[int]]:
+    """The one smallest set of ``candidates`` (up to ``max_cells``) whose ``change`` (cells -> the
+    changed array) is ``mended``: (the changed array, its cells, []); where two sets of the same
+    size mend it and ``evidence`` (cells -> how much the photo speaks for changing them) does not
+    favour one by at least ``margin`` over every other, (None, [], the cells of those sets: one of
+    them is wrong, and a person should check them); (None, [], []) where none does."""
+    from itertools import combinations
+
+    for size in range(1, max_cells + 1):
+        fixes = [(list(cells), trial) for cells in combinations(candidates, size)
+                 for trial in (change(list(cells)),) if mended(trial)]
+        if len(fixes) > 1 and evidence is not None:
+            fixes.sort(key=lambda fix: -evidence(fix[0]))
+            if evidence(fixes[0][0]) - evidence(fixes[1][0]) >= margin:
+                fixes = fixes[:1]
+        if len(fixes) > 1:
+            return None, [], sorted({cell for cells, _trial in fixes for cell in cells})
+        if fixes:
+            return fixes[0][1], sorted(fixes[0][0]), []
+    return None, [], []
 
 
 def _repair(label: np.ndarray, runner_up: np.ndarray, colour_conf: np.ndarray,
-            star: np.ndarray) -> tuple[np.ndarray, list[int]]:
+            star: np.ndarray) -> tuple[np.ndarray, list[int], list[int]]:
     """Every printed sheet keeps the sheet invariants (21 cells and blocks of 1..6 per colour,
-    3 stars per colour, ...). If the read grid breaks them and giving the runner-up colour to
-    one, two or three of the least sure cells is the one smallest change that makes it keep
-    them all, make that change. Returns the labels and the cells changed."""
-    if not _violations(label, star):
-        return label, []
-    from itertools import combinations
+    3 stars per colour, ...). If the read grid breaks those about colours and giving the runner-up
+    colour to one, two or three of the least sure cells is the one smallest change that makes it
+    keep them (and breaks no more of those about stars: a star misread is mended apart, by
+    :func:`_repair_stars`), make that change. Returns the labels, the cells changed and the cells
+    of the changes that mend them equally well (when there is more than one)."""
+    if not _violations(label, star, stars=False):
+        return label, [], []
+    star_faults = len(_violations(label, star, stars=True))
+
+    def change(cells):
+        trial = label.copy()
+        trial[cells] = runner_up[cells]
+        return trial
 
     unsure = [int(i) for i in np.argsort(colour_conf, kind="stable")[:REPAIR_CANDIDATES] if colour_conf[i] < 0.5]
-    for size in range(1, REPAIR_MAX_CELLS + 1):
-        fixes = []
-        for cells in combinations(unsure, size):
-            trial = label.copy()
-            trial[list(cells)] = runner_up[list(cells)]
-            if not _violations(trial, star):
-                fixes.append((cells, trial))
-                if len(fixes) > 1:
-                    return label, []  # two different repairs: leave it to the person
-        if fixes:
-            return fixes[0][1], sorted(fixes[0][0])
-    return label, []
+    fixed, cells, suspects = _unique_repair(unsure, REPAIR_MAX_CELLS, change,
+                                            lambda trial: not _violations(trial, star, stars=False)
+                                            and len(_violations(trial, star, stars=True)) <= star_faults)
+    return (label, [], suspects) if fixed is None else (fixed, cells, [])
+
+
+def _repair_stars(label: np.ndarray, star: np.ndarray, star_conf: np.ndarray,
+                  star_score: np.ndarray) -> tuple[np.ndarray, list[int], list[int]]:
+    """The same for the stars (3 per colour, 1 per column, 15 in all, at most 1 per block): if the
+    read grid breaks those invariants and adding or taking away the star of one, two or three
+    cells is the one smallest change that mends them, make it (a faint star in a shadow or under a
+    pen cross, a glare spot taken for one); of several such changes, the one that the cells' star
+    scores clearly favour. The cells that may change: those whose star was least sure, and in a
+    column without a star its two likeliest cells (``star_score``) of a colour with too few stars,
+    in a column with more than one its stars. Returns the stars, the cells changed and the cells of
+    the changes that mend them equally well."""
+    if not _violations(label, star, stars=True):
+        return star, [], []
+
+    def change(cells):
+        trial = star.copy()
+        trial[cells] = ~trial[cells]
+        return trial
+
+    candidates = []
+    short = np.bincount(label[star], minlength=len(COLOURS)) < 3  # colours with too few stars
+    for c in range(N_COLS):
+        column = np.arange(c, N_ROWS * N_COLS, N_COLS)
+        if not star[column].any():
+            column = column[short[label[column]]] if short[label[column]].any() else column
+            candidates += [int(i) for i in column[np.argsort(-star_score[column], kind="stable")[:2]]]
+        elif star[column].sum() > 1:
+            candidates += [int(i) for i in column[star[column]]]
+    candidates += [int(i) for i in np.argsort(star_conf, kind="stable")[:REPAIR_CANDIDATES]
+                   if star_conf[i] < STAR_REPAIR_CONF]
+    candidates = list(dict.fromkeys(candidates))[:STAR_REPAIR_CANDIDATES]  # the columns' first
+    fixed, cells, suspects = _unique_repair(
+        candidates, STAR_REPAIR_MAX_CELLS, change, _stars_kept(label),
+        evidence=lambda cells: float(np.sum(np.where(star[cells], -1, 1) * star_score[cells])),
+        margin=STAR_REPAIR_MARGIN)
+    return (star, [], suspects) if fixed is None else (fixed, cells, [])
+
+
+def _stars_kept(label: np.ndarray):
+    """A test whether stars (105 booleans) keep the star invariants on a grid of these colours: the
+    same test as :func:`_violations` with ``stars=True``, in a small fraction of its time (the colours'
+    blocks are found once), as a repair may try some hundreds of ways."""
+    grid = label.reshape(N_ROWS, N_COLS)
+    block = np.zeros(N_ROWS * N_COLS, np.int64)
+    for c in range(len(COLOURS)):
+        _count, parts = cv2.connectedComponents((grid == c).astype(np.uint8), connectivity=4)
+        block = np.where(parts.ravel() > 0, parts.ravel() + c * N_ROWS * N_COLS, block)
+
+    def kept(star: np.ndarray) -> bool:
+        return (bool((np.bincount(label[star], minlength=len(COLOURS)) == 3).all())
+                and int(star.sum()) == 15 and bool((star.reshape(N_ROWS, N_COLS).sum(axis=0) == 1).all())
+                and int(np.bincount(block[star]).max(initial=0)) <= 1)
+
+    return kept
 
 
 # --------------------------------------------------------------------------- the scan
@@ -1020,6 +1269,11 @@ def _pitch(H: np.ndarray) -> float:
                  + (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / (2 * N_ROWS)) / 2
 
 
+#: a lattice fit short of the grid's bar (:func:`_is_grid`) is still the grid when at least this share of
+#: the cells look printed and this many of the 188 gap lines agree within this many cells (:func:`_is_near_grid`)
+NEAR_CELLS, NEAR_LINES, NEAR_RMS = 0.6, 120, 0.05
+#: a photo whose brightest pixels are darker than this (of 255), in which no grid was found, is too dark
+DIM = 110
 _FLIP = np.array([[-1, 0, N_COLS], [0, -1, N_ROWS], [0, 0, 1]], dtype=np.float64)  # the grid turned 180 degrees
 _ADVICE_LIGHT = N_("Take it again in more light (near a window or under a lamp) or with the flash; keep the sheet "
                  "out of your own shadow")
@@ -1037,7 +1291,7 @@ class _Reading:
     fields: list  # FoundNumberField
     header: tuple[float, float]  # the darkest column header box above the grid, and below it
     colours_clean: bool  # the five printed colours formed five clear clusters
-    star_score: np.ndarray  # per cell: the share of its centre that is not its colour
+    star_score: np.ndarray  # per cell: the share of its centre not its colour (black print: _star_outline_score)
     corner_score: np.ndarray  # per interior corner (row line 1..6, column line 1..14): the same for its disc
 
     def rows(self) -> tuple[str, ...]:
@@ -1080,26 +1334,49 @@ def _find_grid(work: np.ndarray) -> tuple[_Fit, bool]:
             best, best_sideways = fit, sideways
         if best is not None and best.cells > 0.97 and best.lines > 170 and best.rms < 0.03:
             break  # as good as it gets
-    if best is None or best.cells < 0.93 or best.lines < 60 or best.rms > 0.08:
-        if touching:
-            edges = _(" and ").join(_(_EDGES[e]) for e in sorted(set(touching)))
-            raise _refuse("cut-off", _("The grid runs off the {edges} edge of the photo").format(edges=edges),
-                          N_("Step back (or zoom out) so that the whole sheet, with a little table around it, "
-                          "is in the picture"))
-        if small:
-            raise _refuse("too-far", _("The sheet is too small in the photo to be read"),
-                          N_("Move closer (or zoom in) so that the coloured grid fills most of the picture"))
-        raise _refuse("no-grid", _("No sheet found: there is no grid of 15 x 7 coloured cells in the photo"),
-                      _ADVICE_FRAME)
-    corners = cv2.perspectiveTransform(
-        np.array([(0, 0), (N_COLS, 0), (N_COLS, N_ROWS), (0, N_ROWS)], np.float64).reshape(-1, 1, 2),
-        best.H).reshape(-1, 2)
+    if best is None or not (_is_grid(best) or _is_near_grid(best)):
+        raise _no_grid(touching, small, float(p99))
+    corners = cv2.perspectiveTransform(_GRID_CORNERS.reshape(-1, 1, 2), best.H).reshape(-1, 2)
     h, w = work.shape[:2]
-    if (corners[:, 0] < -0.01 * w).any() or (corners[:, 1] < -0.01 * h).any() or \
-            (corners[:, 0] > 1.01 * w).any() or (corners[:, 1] > 1.01 * h).any():
-        raise _refuse("cut-off", _("Part of the grid is outside the photo"),
-                      N_("Step back (or zoom out) so that the whole sheet is in the picture"))
+    beyond = [edge for edge, out in (("left", corners[:, 0] < -0.01 * w), ("top", corners[:, 1] < -0.01 * h),
+                                     ("right", corners[:, 0] > 1.01 * w), ("bottom", corners[:, 1] > 1.01 * h))
+              if out.any()]
+    if beyond:  # named by the coloured blob of cells running off the photo where it does (a fit to a cut grid
+        raise _cut_off([e for e in beyond if e in touching] or beyond)  # may overshoot at the other side too)
     return best, best_sideways
+
+
+def _is_grid(fit: _Fit) -> bool:
+    """Whether a lattice fit is the grid: nearly every cell looks printed, the gap lines agree."""
+    return fit.cells >= 0.93 and fit.lines >= 60 and fit.rms <= 0.08
+
+
+def _is_near_grid(fit: _Fit) -> bool:
+    """Whether a lattice fit that is not quite :func:`_is_grid` is the grid all the same: most of the
+    188 gap lines were measured and agree closely, so that a 15 x 7 lattice of cells is certainly
+    there, but some cells do not look printed (a glare spot, a shadow, a sticker over them). It is
+    read, its cells that do not look printed with a low confidence (:data:`PALE_CELL`), and the
+    person is told to check them, rather than told that there is no sheet."""
+    return fit.cells >= NEAR_CELLS and fit.lines >= NEAR_LINES and fit.rms <= NEAR_RMS
+
+
+def _cut_off(edges: list[str]) -> ScanError:
+    names = _(" and ").join(_(_EDGES[e]) for e in sorted(set(edges)))
+    return _refuse("cut-off", _("The grid runs off the {edges} edge of the photo").format(edges=names), _ADVICE_CUT)
+
+
+def _no_grid(touching: list[str], small: bool, brightest: float) -> ScanError:
+    """Why no grid was found, as far as the photo tells: a colourful blob of cells running off an
+    edge (cut off), a small one (too far away), a dim photo (too dark); else there is no grid."""
+    if touching:
+        return _cut_off(touching)
+    if small:
+        return _refuse("too-far", _("The sheet is too small in the photo to be read"),
+                       N_("Move closer (or zoom in) so that the coloured grid fills most of the picture"))
+    if brightest < DIM:
+        return _refuse("too-dark", _("The photo is too dark to read"), _ADVICE_LIGHT)
+    return _refuse("no-grid", _("No sheet found: there is no grid of 15 x 7 coloured cells in the photo"),
+                   _ADVICE_FRAME)
 
 
 def _read(work: np.ndarray, H: np.ndarray, dark: bool = False) -> _Reading:
@@ -1121,21 +1398,27 @@ def _read(work: np.ndarray, H: np.ndarray, dark: bool = False) -> _Reading:
     s_flat, v_flat = sat.ravel(), val.ravel()
     s_cell = np.median(s_flat[regions["body"]], axis=1)
     v_cell = np.median(v_flat[regions["body"]], axis=1)
-    label, colour_conf, runner_up, clean = _classify(colours)
+    # a cell far paler than the others (a glare spot, a sticker, a hole) is not read surely, whatever it is nearest
+    share = s_cell / max(float(np.median(s_cell)), 1e-6)
+    printed = share >= PALE_CELL
+    label, colour_conf, runner_up, clean = _classify(colours, hue=dark,
+                                                     printed=printed if printed.sum() >= 60 else None)
+    colour_conf = np.minimum(colour_conf, np.clip((share - 0.5 * PALE_CELL) / PALE_CELL, 0, 1))
 
-    # stars: a large share of the centre that is not the cell's colour
-    cs, cv = s_flat[regions["centre"]], v_flat[regions["centre"]]
-    if dark:  # a white outline: pale and at least as bright as the cell (a pen's cross is dark)
-        different = (cs < STAR_PALE * s_cell[:, None]) & (cv > STAR_BRIGHT * v_cell[:, None])
+    # stars: a large share of the centre that is not the cell's colour; on a black print, a white outline
+    if dark:
+        star_score = _star_outline_score(s_flat, v_flat, s_cell, v_cell, regions)
+        threshold, scale = STAR_THRESHOLD_DARK, 0.5 * STAR_THRESHOLD_DARK
     else:
+        cs, cv = s_flat[regions["centre"]], v_flat[regions["centre"]]
         different = (cs < 0.5 * s_cell[:, None]) | (cv < 0.55 * v_cell[:, None])
-    star_score = different.mean(axis=1)
-    threshold = STAR_THRESHOLD_DARK if dark else STAR_THRESHOLD
+        star_score = different.mean(axis=1)
+        threshold = scale = STAR_THRESHOLD
     star = star_score > threshold
-    star_conf = np.clip(np.abs(star_score - threshold) / threshold, 0, 1)
+    star_conf = np.clip(np.abs(star_score - threshold) / scale, 0, 1)
 
     # number fields: a corner disc that is not the colour of the cells around it
-    fields = []
+    found = []  # (cell, confidence, the digits' scores)
     ks, vs = s_flat[regions["corner"]], v_flat[regions["corner"]]
     corner_score = np.zeros(len(regions["corner"]))
     for idx in range(len(regions["corner"])):
@@ -1145,9 +1428,12 @@ def _read(work: np.ndarray, H: np.ndarray, dark: bool = False) -> _Reading:
         s_ref, v_ref = float(np.mean(s_cell[around])), float(np.mean(v_cell[around]))
         score = corner_score[idx] = float(np.mean((ks[idx] < 0.45 * s_ref) | (vs[idx] < 0.5 * v_ref)))
         if score > FIELD_THRESHOLD:
-            digit, digit_conf = _read_digit(work, H, j, k)
-            conf = float(np.clip((score - FIELD_THRESHOLD) / (1 - FIELD_THRESHOLD) * 2, 0, 1))
-            fields.append(FoundNumberField(cell_name((j - 1) * N_COLS + k - 1), digit, conf, digit_conf))
+            found.append((cell_name((j - 1) * N_COLS + k - 1),
+                          float(np.clip((score - FIELD_THRESHOLD) / (1 - FIELD_THRESHOLD) * 2, 0, 1)),
+                          _digit_scores(work, H, j, k)))
+    digits = _read_digits([scores for _cell, _conf, scores in found], DARK_DIGIT_MARGIN if dark else 0.4)
+    fields = [FoundNumberField(cell, digit, conf, digit_conf)
+              for (cell, conf, _scores), (digit, digit_conf) in zip(found, digits)]
 
     # the start column's header: a dark filled box above one column (or below, upside down)
     # (dark against the paper nearby, so that a shadow is not taken for print; a box stands out
@@ -1163,6 +1449,22 @@ def _read(work: np.ndarray, H: np.ndarray, dark: bool = False) -> _Reading:
 
     return _Reading(label, colour_conf, runner_up, star, star_conf, fields, (box(-0.95, -0.2), box(7.2, 7.95)),
                     clean, star_score, corner_score)
+
+
+def _star_outline_score(s_flat: np.ndarray, v_flat: np.ndarray, s_cell: np.ndarray, v_cell: np.ndarray,
+                        regions: dict[str, np.ndarray]) -> np.ndarray:
+    """On a sheet printed black, how much each cell shows a star's white outline: how much whiter
+    (paler than the cell's colour and as bright) the pixels along a star's outline are than the rest
+    of the cell's centre, the star one point up or (the grid read upside down) down. A glare spot
+    or the lighter inner circle is as white on the outline as beside it, a pen cross is dark; and
+    measured along the outline rather than as a share of pale pixels, a thin outline blurred by a
+    small photo still counts."""
+    def whiteness(idx):
+        return (np.clip(1 - s_flat[idx] / np.maximum(s_cell[:, None], 1e-6), 0, 1)
+                * np.clip(v_flat[idx] / np.maximum(v_cell[:, None], 1e-6), 0, 1)).mean(axis=1)
+
+    return np.maximum(whiteness(regions["star"]) - whiteness(regions["star_rest"]),
+                      whiteness(regions["star_down"]) - whiteness(regions["star_down_rest"]))
 
 
 def _known_distance(rows: tuple[str, ...]) -> int:
@@ -1357,7 +1659,8 @@ def scan(image) -> ScanResult:
         problems.append(_("which way up the sheet is could not be checked (no start-column box, digits or known "
                         "sheet): if the photo is upside down, turn it and scan again"))
     star, fields = reading.star, reading.fields
-    label, repaired = _repair(reading.label, reading.runner_up, reading.colour_conf, star)
+    label, repaired, colour_suspects = _repair(reading.label, reading.runner_up, reading.colour_conf, star)
+    star, star_repaired, star_suspects = _repair_stars(label, star, reading.star_conf, reading.star_score)
     labels, labels_read, note = _labels_of(_read_labels(work, H, fit.dark),
                                            COOP_ROW_LABELS if fields else DEFAULT_ROW_LABELS)
     problems += note
@@ -1368,16 +1671,25 @@ def scan(image) -> ScanResult:
     problems += note
 
     # confidence and problems
-    confidence = np.minimum(reading.colour_conf, reading.star_conf)
+    colour_conf, star_conf = reading.colour_conf.copy(), reading.star_conf.copy()
+    # a cell set by the invariants, or one of those of which one must be wrong, is named for checking
+    colour_conf[repaired + colour_suspects] = np.minimum(colour_conf[repaired + colour_suspects], REPAIRED_CONFIDENCE)
+    star_conf[star_repaired + star_suspects] = np.minimum(star_conf[star_repaired + star_suspects], REPAIRED_CONFIDENCE)
+    confidence = np.minimum(colour_conf, star_conf)
     for i in np.argsort(confidence, kind="stable"):
         if confidence[i] >= UNSURE:
             break
         name = cell_name(int(i))
-        if i in repaired:
+        if i in star_repaired:
+            problems.append((_("{cell}: unsure whether it has a star; taken as having one, as only that keeps the "
+                               "sheet invariants") if star[i] else
+                             _("{cell}: unsure whether it has a star; taken as having none, as only that keeps the "
+                               "sheet invariants")).format(cell=name))
+        elif i in repaired:
             problems.append(_("{cell}: colour unsure, read as {colour} (rather than {other}) as only that keeps the "
                               "sheet invariants").format(cell=name, colour=_colour(label[i]),
                                                          other=_colour(reading.label[i])))
-        elif reading.colour_conf[i] <= reading.star_conf[i]:
+        elif colour_conf[i] <= star_conf[i]:
             problems.append(_("{cell}: colour unsure, {colour} or {other}").format(
                 cell=name, colour=_colour(label[i]), other=_colour(reading.runner_up[i])))
         else:

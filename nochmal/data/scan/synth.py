@@ -12,7 +12,8 @@ hand's shadow, noise, blur and a JPEG round trip at quality 60.
 ``style="printed"`` draws the sheet as the real pads are printed instead (:func:`render_printed`):
 black, rounded cells with a lighter inner circle, the print's inks, white letter and point boxes,
 the coloured bonus squares at the right; its photos add the sheet filling the frame (corners cut
-off), warm light, glare, bent paper, pen crosses and phone- or messaging-app-sized images.
+off), warm light, glare, bent paper, pen crosses and phone- or messaging-app-sized images, and
+(when asked for: ``Distortions(second_sheet=True)``) another pad lying beside it, partly in view.
 
 Nothing here is used by the reader (:mod:`nochmal.data.scan.reader`) except through the
 photos: the reader does not know the layout drawn here beyond "a grid of 15 x 7 coloured
@@ -57,6 +58,9 @@ class Distortions:
     glare: bool | None = None  # one to three glare spots
     bend: bool | None = None  # the sheet slightly bent (not flat)
     pen: bool | None = None  # pen crosses on some cells (a used page)
+    # another pad (printed style) lying beside this one on the table, partly in view; off unless asked for,
+    # so that the photos of a seed stay what they were
+    second_sheet: bool = False
 
     @classmethod
     def none(cls) -> "Distortions":
@@ -564,6 +568,8 @@ def _printed_photo(sheet: Sheet, rng: np.random.Generator, distort: Distortions,
     cover = cv2.warpPerspective(np.ones(flat.shape[:2], np.float32), H, (rw, rh), flags=cv2.INTER_LINEAR)
     settings["fills_frame"] = bool(fills)
     photo = _table(rng, rw, rh)
+    if distort.second_sheet:
+        photo = _second_sheet(photo, H, layout, rng, settings)
     sheet_img = cv2.warpPerspective(flat, H, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     photo = photo * (1 - cover[..., None]) + sheet_img.astype(np.float32) * cover[..., None]
 
@@ -606,6 +612,35 @@ def _printed_photo(sheet: Sheet, rng: np.random.Generator, distort: Distortions,
         image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA if w < rw else cv2.INTER_CUBIC)
         grid_corners = grid_corners * [w / rw, h / rh]
     return _saved(image, distort, settings), grid_corners, settings
+
+
+def _second_sheet(photo: np.ndarray, H: np.ndarray, layout: Layout, rng: np.random.Generator,
+                  settings: dict) -> np.ndarray:
+    """``photo`` (the table, float) with another pad lying beside the photographed one (whose page
+    ``H`` maps into the photo) on the side where the photo shows the most table, a little apart and
+    a little shifted, so that part of it (its grid too) is in view."""
+    h, w = photo.shape[:2]
+    page = np.array([(0, 0), (layout.width, 0), (layout.width, layout.height), (0, layout.height)], np.float64)
+    seen = cv2.perspectiveTransform(page.reshape(-1, 1, 2), H).reshape(-1, 2)
+    room = {"left": seen[:, 0].min(), "right": w - seen[:, 0].max(), "top": seen[:, 1].min(),
+            "bottom": h - seen[:, 1].max()}
+    side = max(room, key=room.get)
+    other = get_sheet(str(rng.choice(["standard", "coop-III", "red", "coop-V", "green"])))
+    flat, other_layout = render_printed(other, rng, pitch=layout.pitch)
+    gap = rng.uniform(0.2, 0.8) * layout.pitch
+    along = rng.uniform(-0.25, 0.25)
+    offset = {"left": (-other_layout.width - gap, along * layout.height),
+              "right": (layout.width + gap, along * layout.height),
+              "top": (along * layout.width, -other_layout.height - gap),
+              "bottom": (along * layout.width, layout.height + gap)}[side]
+    H2 = H @ np.array([[1, 0, offset[0]], [0, 1, offset[1]], [0, 0, 1]], np.float64)
+    img = cv2.warpPerspective(flat, H2, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    cover = cv2.warpPerspective(np.ones(flat.shape[:2], np.float32), H2, (w, h), flags=cv2.INTER_LINEAR)
+    grid = cv2.perspectiveTransform(other_layout.corners().reshape(-1, 1, 2), H2).reshape(-1, 2)
+    inside = np.clip(grid, 0, (w, h))
+    settings["second_sheet"] = (other.id, side, round(float(cv2.contourArea(inside.astype(np.float32))
+                                                             / max(cv2.contourArea(grid.astype(np.float32)), 1.0)), 2))
+    return photo * (1 - cover[..., None]) + img.astype(np.float32) * cover[..., None]
 
 
 def synthetic_photo(sheet_id: str | Sheet, rng: np.random.Generator, *, distort: Distortions = Distortions(),
