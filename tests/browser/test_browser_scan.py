@@ -186,6 +186,33 @@ def test_a_phone_photo_of_a_few_megabytes_is_uploaded_and_read(page, app_url, cl
     assert "AxiosError" not in body and "413" not in body
 
 
+@pytest.mark.parametrize("seed", [51, 52])  # the reader before issue 41's fix refused the first, misread the second
+def test_a_printed_pad_in_a_messaging_app_sized_photo_is_read(phone_page, app_url, clean_set, tmp_path, screenshot,
+                                                               seed):
+    """Issue 41: a photo of the pad as it is printed (black sheet, rounded cells, the white letter and
+    point boxes, the coloured bonus squares beside the grid), at 600 x 400 and JPEG quality 60 as a
+    messaging app sends it, taken on the Sheets page of a phone: every cell of the 15 x 7 grid is
+    read (colour and star), or marked for a tap where the reader is unsure; none is wrong unmarked."""
+    rng = np.random.default_rng([2026, seed])
+    photo = synthetic_photo("coop-IV", rng, size=(600, 400), style="printed")
+    path = tmp_path / "IMG-20261128-WA0007.jpg"
+    assert cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 60])
+    panel = scan_tab(phone_page, app_url)
+    panel.locator("input[type=file]").set_input_files(str(path))
+    expect(panel.locator(".st-key-scan-grid button")).to_have_count(105, timeout=90_000)
+    screenshot(phone_page, f"scan-printed-600x400-{seed}")
+    wrong = []
+    for r, row in enumerate(photo.truth.grid):
+        for c, letter in enumerate(row):
+            name = f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}"
+            shown = cell(panel, name).inner_text().strip()
+            want = letter.upper() + ("★" if letter.isupper() else "")
+            if shown.lstrip("⚠") != want and not shown.startswith("⚠"):
+                wrong.append((name, shown, want))
+    assert wrong == []
+    assert "No sheet found" not in panel.inner_text()
+
+
 def test_a_bad_photo_is_refused_with_what_to_try(page, app_url, clean_set, tmp_path):
     bad = tmp_path / "holiday.png"
     cv2.imwrite(str(bad), np.full((900, 1200, 3), 245, np.uint8))
