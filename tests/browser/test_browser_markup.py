@@ -76,7 +76,8 @@ def page_url(server, name: str, ses) -> str:
 
 def open_as_host(page, server, name: str, ses) -> None:
     page.goto(page_url(server, name, ses))
-    expect(page.locator('[data-testid="stSidebarContent"]')).to_contain_text(ses.game_id)  # the game is open
+    # the game is open: its page follows it (the id is no longer shown to players, issue 42 item 7)
+    page.wait_for_function("() => !!(window.__nmFollow && window.__nmFollow.host && window.__nmFollow.host.isConnected)")
     page.wait_for_function(IDLE_JS)
     page.wait_for_timeout(500)  # images, frames and styles a payload would add get their moment
 
