@@ -48,15 +48,11 @@ ENTRY_ENDS_KEY = "nm_entry_ends"
 PAGE_ENDS_KEY = "nm_page_ends"
 #: the session's id at the change route (its run counts are kept under it)
 WATCH_ID_KEY = "nm_watch_id"
-#: a seat's device runs its page again this long (ms, and up to as long again) after a change,
-#: so that the mission leader's screen has the server first
-SEAT_DEFER_MS = 300
 #: at most one rerun for the same reason (a version, a lost end) in this long (ms)
 PAUSE_MS = 5_000
 
 JS = r"""
 const STALE = %(stale)d, END = ".%(end)s", PAGE_END = ".%(page_end)s", PAUSE = %(pause)d, FALLBACK = %(fallback)d;
-const DEFER = %(defer)d;
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 // "<entry> <page>": the counts of the end markers the page shows ("-": none)
 const shownEnds = () => [END, PAGE_END].map((sel) => {
@@ -123,9 +119,10 @@ async function follow(f) {
     if (f.data !== d) continue;  // a run came meanwhile: ask with its version
     if (answer.version !== d.version) {  // the game changed: run the page again
       // unless a run is going (this device's own entry, most often): it may bring the new version.
-      // A seat's device waits a moment more: the server's first run goes to the mission leader's
-      // screen, the one everybody watches (each change reruns every device of the table at once)
-      if (d.seat !== "") await sleep(DEFER + Math.random() * DEFER);
+      // (A seat's device used to wait 0.3-0.6 s more so that the mission leader's screen had the
+      // server first; its late whole-page run then met the player's next tap on "Cross", a request
+      // of the entry's fragment, which Streamlit drops while a whole run has not drawn the fragment
+      // yet: an entry was lost in the three-phone game.)
       for (let i = 0; i < 30 && !idle() && f.data === d; i++) await sleep(100);
       if (f.data !== d) continue;
       const now = Date.now();
@@ -189,7 +186,7 @@ export default function (component) {
   return undefined;
 }
 """ % {"stale": STALE_MS, "end": END_CLASS, "page_end": PAGE_END_CLASS, "pause": PAUSE_MS,
-       "fallback": int(changes.FALLBACK_S * 1000), "defer": SEAT_DEFER_MS}
+       "fallback": int(changes.FALLBACK_S * 1000)}
 
 _component = st.components.v2.component("nochmal_follow", js=JS, isolate_styles=True)
 HIDE_CSS = ("<style>.st-key-nm-follow, .st-key-nm-entry-end, .st-key-nm-page-end "

@@ -6,7 +6,8 @@
   The server's CPU time while all seven wait (:data:`IDLE_S`), as a share of one core and per
   device per idle minute; then rolls entered and every phone's cross confirmed in turn, each
   timed from the phone's "Cross" to the host screen showing it (median, p90, max).
-* Twenty tables of seven devices (:data:`TABLES`): the server's CPU while all of them wait.
+* Twenty tables of seven devices (``NOCHMAL_MEASURE_TABLES=20``; not in CI's run): the server's
+  CPU while all of them wait.
 
 The figures go to ``test-artifacts/six-phones-measure.json``. The idle cost is asserted against
 the issue's goal (an idle table of 7 devices at most 5 % of one core). Confirm to host is reported
@@ -44,7 +45,8 @@ PHONE = {"width": 390, "height": 844}
 NAMES = ["Ada", "Bo", "Cy", "Dee", "Eli", "Fe"]
 IDLE_S = float(os.environ.get("NOCHMAL_MEASURE_IDLE_S", "60"))
 ROUNDS = 3  # rolls; every seat confirms a cross (or its failed roll) in each
-TABLES = int(os.environ.get("NOCHMAL_MEASURE_TABLES", "20"))
+#: tables of the idle measurement (0: not run; 140 browser pages take a quarter of an hour here)
+TABLES = int(os.environ.get("NOCHMAL_MEASURE_TABLES", "0"))
 
 
 def server_cpu_s(app_server) -> float:
@@ -147,6 +149,7 @@ def test_a_table_of_six_phones_idle_and_in_play(browser, app_url, app_server, st
             context.close()
 
 
+@pytest.mark.skipif(TABLES < 1, reason="NOCHMAL_MEASURE_TABLES=20 make measure-table runs it")
 def test_twenty_idle_tables(browser, app_url, app_server, store):
     contexts: list = []
     try:

@@ -33,6 +33,7 @@ from nochmal.engine.game import CHANCE, TEAM
 from nochmal.engine.moves import PASS
 from nochmal.ui import tableview as tv
 from nochmal.ui.explain import cell_label, event_text
+from nochmal.ui.labels import seat_text
 
 # a whole game takes about six minutes on the 2-core CI machine: a measurement run, outside
 # `make test` (run it with: .venv/bin/python -m pytest -m bench tests/browser/test_browser_table.py)
@@ -128,7 +129,7 @@ def test_three_phones_and_a_host_screen_play_a_mission_to_its_end(browser, app_u
             assert f"game={gid}" in link and f"claim={seat + 1}" in link
             phone = device(viewport)
             phone.goto(link)
-            expect(phone.locator(f".st-key-side-{seat}")).to_contain_text(f"{seat + 1}. {seat_names[seat]}")
+            expect(phone.locator(f".st-key-side-{seat}")).to_contain_text(seat_text(seat_names, seat))
             phones.append(phone)
         ses = load(store, gid)
         assert sorted(ses.meta["claims"]) == ["0", "1", "2"]
