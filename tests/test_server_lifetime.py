@@ -70,8 +70,13 @@ def _other_process_makes_a_game(db: Path, title: str) -> str:
 
 def _server_holds(proc: subprocess.Popen, db: Path) -> int:
     """How many descriptors of the store's file the server process has open."""
-    fds = Path(f"/proc/{proc.pid}/fd")
-    return sum(1 for fd in fds.iterdir() if os.path.realpath(fd) == os.path.realpath(db))
+    fds, target, n = Path(f"/proc/{proc.pid}/fd"), os.path.realpath(db), 0
+    for fd in fds.iterdir():
+        try:
+            n += os.path.realpath(fd, strict=True) == target
+        except OSError:  # closed while we looked (the server opens and closes other files all the while)
+            continue
+    return n
 
 
 def test_clear_cache_from_a_device_leaves_the_store_whole(server):
