@@ -48,11 +48,14 @@ ENTRY_ENDS_KEY = "nm_entry_ends"
 PAGE_ENDS_KEY = "nm_page_ends"
 #: the session's id at the change route (its run counts are kept under it)
 WATCH_ID_KEY = "nm_watch_id"
+#: a change reruns the page once it has been idle this long (ms) in a row
+QUIET_MS = 500
 #: at most one rerun for the same reason (a version, a lost end) in this long (ms)
 PAUSE_MS = 5_000
 
 JS = r"""
 const STALE = %(stale)d, END = ".%(end)s", PAGE_END = ".%(page_end)s", PAUSE = %(pause)d, FALLBACK = %(fallback)d;
+const QUIET = %(quiet)d;
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 // "<entry> <page>": the counts of the end markers the page shows ("-": none)
 const shownEnds = () => [END, PAGE_END].map((sel) => {
@@ -123,7 +126,13 @@ async function follow(f) {
       // server first; its late whole-page run then met the player's next tap on "Cross", a request
       // of the entry's fragment, which Streamlit drops while a whole run has not drawn the fragment
       // yet: an entry was lost in the three-phone game.)
-      for (let i = 0; i < 30 && !idle() && f.data === d; i++) await sleep(100);
+      // Asked only once the page has been idle for QUIET ms in a row: a navigation (a claim, then
+      // the Table page) runs several times in a row, and a player tapping the sheet brings the new
+      // version with the next run anyway.
+      for (let quiet = 0, i = 0; quiet < QUIET && i < 100 && f.data === d; i++) {
+        await sleep(100);
+        quiet = idle() ? quiet + 100 : 0;
+      }
       if (f.data !== d) continue;
       const now = Date.now();
       if (f.askedFor !== answer.version || now - f.askedAt > PAUSE) {
@@ -186,7 +195,7 @@ export default function (component) {
   return undefined;
 }
 """ % {"stale": STALE_MS, "end": END_CLASS, "page_end": PAGE_END_CLASS, "pause": PAUSE_MS,
-       "fallback": int(changes.FALLBACK_S * 1000)}
+       "fallback": int(changes.FALLBACK_S * 1000), "quiet": QUIET_MS}
 
 _component = st.components.v2.component("nochmal_follow", js=JS, isolate_styles=True)
 HIDE_CSS = ("<style>.st-key-nm-follow, .st-key-nm-entry-end, .st-key-nm-page-end "
