@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import re
 import secrets
@@ -95,8 +96,6 @@ def token(game_id: str, seat: int | None, device: str) -> str:
 def claims_print(meta: dict) -> str:
     """What of a game's meta a page shows and must follow: its seat claims, seat codes and
     take-over requests (not, say, when a seat's device was last seen)."""
-    import json
-
     claims = meta.get("claims") if isinstance(meta, dict) else None
     codes = meta.get("seat_codes") if isinstance(meta, dict) else None
     asks = meta.get("takeover_requests") if isinstance(meta, dict) else None
