@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from urllib.parse import urlencode
 
 import pytest
@@ -14,6 +15,7 @@ from apptools import env  # noqa: F401 - the fixture
 from starlette.requests import Request
 
 from nochmal.engine.dice import Roll
+from nochmal.engine.moves import PASS
 from nochmal.store.access import THROTTLE_LIMIT
 from nochmal.store.session import GameSession
 from nochmal.ui import changes
@@ -118,3 +120,86 @@ def test_a_page_whose_end_marker_is_behind_the_session_s_count_is_answered_at_on
     ("4 8", "3 7", False), ("", "3 7", False), ("3 7", "", False)])
 def test_behind(shown, ended, behind):
     assert changes._behind(shown, ended) is behind
+
+
+# ---- a deciding seat's device is not run again by another seat's entry in the same roll
+def three(store) -> GameSession:
+    return GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 3), 1), title="t",
+                              seat_names=["Ada", "Bo", "Cy"])
+
+
+def seat_version(ses, seat: int) -> str:
+    """The version the Table page of ``seat``'s own device shows (``state.watch_game`` with focus)."""
+    return changes.version(ses.n_events, ses.meta, True, tv.seat_focus(ses.state, seat))
+
+
+def test_a_deciding_seat_is_not_woken_by_another_seat_s_entry_but_by_its_own_roll_ending(env, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(changes, "WAIT_S", 0.5)
+    ses = three(env)
+    ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]), by="test")
+    ses.record(PASS, 0)  # the active seat fails: seats 2 and 3 decide (R-ORDER)
+    assert tv.seats_to_decide(ses.state) == [1, 2]
+    bo, host = seat_version(ses, 1), changes.version(ses.n_events, ses.meta, True)
+    ses.record(PASS, 2)  # Cy's entry, in the same roll
+    assert ask(**params(ses, seat=1, focus="1", since=bo))[1]["version"] == bo  # Bo's phone: nothing new
+    assert ask(**params(ses, since=host))[1]["version"] != host  # the host screen shows it
+    # without the focus (the History page) Bo's device follows every event
+    assert ask(**params(ses, seat=1, since=changes.version(ses.n_events - 1, ses.meta, True)))[1]["version"] == \
+        changes.version(ses.n_events, ses.meta, True)
+    ses.record(PASS, 1)  # Bo decides (on the host screen): the roll ends, Bo's phone is woken
+    assert ask(**params(ses, seat=1, focus="1", since=bo))[1]["version"] == seat_version(ses, 1) != bo
+
+
+def test_an_undo_that_changes_a_deciding_seat_s_roll_wakes_it(env, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(changes, "WAIT_S", 0.5)
+    ses = three(env)
+    ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]), by="test")
+    ses.record(PASS, 0)
+    bo = seat_version(ses, 1)
+    ses.undo()  # the active seat decides again: Bo waits
+    status, answer = ask(**params(ses, seat=1, focus="1", since=bo))
+    assert status == 200 and answer["version"] != bo
+
+
+def test_a_change_made_by_this_process_wakes_a_held_request_at_once(env, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(changes, "WAIT_S", 20.0)
+    monkeypatch.setattr(changes, "LOOK_S", 5.0)  # without the poke it would be seen 5 s later at the soonest
+    ses = game(env)
+    now = changes.version(ses.n_events, ses.meta, True)
+    changes.VERSIONS.read(env, ses.game_id)  # the version cached, as a page's earlier look left it
+
+    def write():
+        GameSession.load(env, ses.game_id).record(Roll.parse(["green", "blue", "red"], [1, 2, 3]), by="test")
+        changes.poke(ses.game_id)
+
+    writer = threading.Timer(0.3, write)
+    writer.start()
+    started = time.monotonic()
+    status, answer = ask(**params(ses, since=now))
+    writer.join()
+    assert status == 200 and answer["version"] != now and time.monotonic() - started < 3
+
+
+def test_a_seat_s_device_hears_of_an_event_after_the_shared_screen_while_one_follows_the_game(env, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(changes, "WAIT_S", 0.3)
+    monkeypatch.setattr(changes, "PHONES_AFTER_S", 1.0)
+    ses = game(env)
+    ses.claim_seat(1, "ab12cd34ef56")
+    ses = GameSession.load(env, ses.game_id)
+    old_host, old_seat = changes.version(ses.n_events, ses.meta, True), changes.version(ses.n_events, ses.meta, True)
+    assert ask(**params(ses, since=old_host))[1]["version"] == old_host  # the shared screen follows the game
+    ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]), by="test")
+    started = time.monotonic()
+    assert ask(**params(ses, since=old_host))[1]["version"] != old_host
+    host_s = time.monotonic() - started
+    status, answer = ask(**params(ses, seat=1, device="ab12cd34ef56", since=old_seat))
+    seat_s = time.monotonic() - started
+    assert status == 200 and answer["version"] != old_seat
+    assert host_s < 0.5 <= 0.9 <= seat_s  # the phone: about PHONES_AFTER_S after the screen first read it
+    # a game no shared screen follows: a phone hears at once
+    other = game(env)
+    before = changes.version(other.n_events, other.meta, True)
+    other.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]), by="test")
+    started = time.monotonic()
+    assert ask(**params(other, seat=1, since=before))[1]["version"] != before
+    assert time.monotonic() - started < 0.5

@@ -52,6 +52,12 @@ ROUTE = "/_nochmal/changes"
 WAIT_S = 25.0
 #: how often a held request looks at its game's cached version (s), and how old that cache may be
 LOOK_S = 0.2
+#: a seat's device hears of a new event this long (s) after the game's shared screen (the mission
+#: leader's or host's), while one follows the game: the screen the whole table watches runs first,
+#: not at the same time as every phone's page (their runs share the server's one Python thread)
+PHONES_AFTER_S = 0.4
+#: a game's shared screen counts as following it this long (s) after its last request
+SCREEN_SEEN_S = 60.0
 #: without the route, the page looks every this many seconds (a rerun each time)
 FALLBACK_S = 2.0
 #: sessions whose run counts are kept (the oldest are forgotten first)
@@ -102,9 +108,14 @@ def claims_print(meta: dict) -> str:
     return hashlib.sha256(json.dumps([claims, codes, asks], sort_keys=True, default=str).encode()).hexdigest()
 
 
-def version(n_events: int, meta: dict, events: bool) -> str:
-    """A game's version as a page follows it: the claims, and with ``events`` the number of events."""
-    return (f"{int(n_events)}-" if events else "") + claims_print(meta)[:16]
+def version(n_events: int, meta: dict, events: bool, focus: str | None = None) -> str:
+    """A game's version as a page follows it: the claims, and with ``events`` the number of
+    events, or instead the seat's focus (:func:`nochmal.ui.tableview.seat_focus`) while the page's
+    seat decides: another seat's entry in the same roll does not run a deciding phone again."""
+    claims = claims_print(meta)[:16]
+    if events and focus is not None:
+        return "f" + hashlib.sha256(focus.encode()).hexdigest()[:15] + "-" + claims
+    return (f"{int(n_events)}-" if events else "") + claims
 
 
 class _Versions:
@@ -114,6 +125,13 @@ class _Versions:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._seen: OrderedDict[str, tuple[float, tuple[int, dict] | None]] = OrderedDict()
+        self._new: dict[str, tuple[int, float]] = {}  # game -> (number of events, when first read)
+
+    def new_since(self, game_id: str, n_events: int) -> float:
+        """When this process first read ``game_id`` with ``n_events`` events (0: unknown)."""
+        with self._lock:
+            n, at = self._new.get(game_id, (-1, 0.0))
+        return at if n == n_events else 0.0
 
     def fresh(self, game_id: str) -> tuple[bool, tuple[int, dict] | None]:
         now = time.monotonic()
@@ -122,6 +140,10 @@ class _Versions:
         if hit is not None and now - hit[0] < LOOK_S:
             return True, hit[1]
         return False, hit[1] if hit else None
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            self._seen.pop(game_id, None)
 
     def read(self, store, game_id: str) -> tuple[int, dict] | None:
         try:
@@ -133,17 +155,99 @@ class _Versions:
             _log.warning("changes: the store could not be read: %s", err)
             value = self.fresh(game_id)[1]
         with self._lock:
-            self._seen[game_id] = (time.monotonic(), value)
+            now = time.monotonic()
+            self._seen[game_id] = (now, value)
             self._seen.move_to_end(game_id)
             while len(self._seen) > MAX_GAMES:
-                self._seen.popitem(last=False)
+                gone, _ = self._seen.popitem(last=False)
+                self._new.pop(gone, None)
+            if value is not None and self._new.get(game_id, (-1, 0.0))[0] != value[0]:
+                self._new[game_id] = (value[0], now)
         return value
 
 
 VERSIONS = _Versions()
+
+
+class _Focus:
+    """Every seat's focus (:func:`nochmal.ui.tableview.seat_focus`) of a game at a number of
+    events: computed once (the game's events replayed) and shared by the game's devices."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: OrderedDict[tuple[str, int], list[str | None]] = OrderedDict()
+        self._replaying = threading.Lock()
+
+    def cached(self, game_id: str, n_events: int, seat: int) -> tuple[bool, str | None]:
+        """(True, the seat's focus) if it is known for this number of events, else (False, None)."""
+        with self._lock:
+            hit = self._seen.get((game_id, n_events))
+        if hit is None:
+            return False, None
+        return True, hit[seat] if 0 <= seat < len(hit) else None
+
+    def get(self, store, game_id: str, n_events: int, seat: int) -> str | None:
+        with self._replaying:  # one replay of a version, however many of its devices ask at once
+            with self._lock:
+                hit = self._seen.get((game_id, n_events))
+            if hit is None:
+                from nochmal.store.session import GameSession
+                from nochmal.ui.tableview import seat_focus
+
+                try:
+                    ses = GameSession(store, game_id)
+                    hit = [seat_focus(ses.state, s) for s in range(ses.game.n_seats)]
+                except (StoreError, UnknownGameError) as err:  # the page says what is wrong when it runs
+                    _log.warning("changes: a game could not be read: %s", err)
+                    return None
+                with self._lock:
+                    self._seen[(game_id, ses.n_events)] = hit
+                    while len(self._seen) > MAX_GAMES:
+                        self._seen.popitem(last=False)
+                if ses.n_events != n_events:  # newer than the version asked about: the next look asks again
+                    return "newer"
+        return hit[seat] if 0 <= seat < len(hit) else None
+
+
+FOCUS = _Focus()
+_waiting: dict[str, set] = {}
+_waiting_lock = threading.Lock()
+
+
+def poke(game_id: str) -> None:
+    """This process changed ``game_id``: the requests waiting on it look now, not at their next
+    look (:data:`LOOK_S`)."""
+    VERSIONS.forget(game_id)
+    with _waiting_lock:
+        waiters = list(_waiting.get(game_id, ()))
+    for loop, event in waiters:
+        try:
+            loop.call_soon_threadsafe(event.set)
+        except RuntimeError:  # the loop has closed (a server shutting down)
+            pass
 _ends: OrderedDict[str, str] = OrderedDict()
 _ends_lock = threading.Lock()
 _seen_at: OrderedDict[tuple, float] = OrderedDict()
+_screens: OrderedDict[str, float] = OrderedDict()  # game -> when its shared screen last asked
+
+
+def _screen_asked(game_id: str) -> None:
+    with _ends_lock:
+        _screens[game_id] = time.monotonic()
+        _screens.move_to_end(game_id)
+        while len(_screens) > MAX_GAMES:
+            _screens.popitem(last=False)
+
+
+def _phone_waits(game_id: str, n_events: int) -> float:
+    """How much longer (s) a seat's device waits to hear of the game's ``n_events``-th event: the
+    rest of :data:`PHONES_AFTER_S` from when it was first read, if a shared screen follows the game."""
+    with _ends_lock:
+        screen = _screens.get(game_id)
+    if screen is None or time.monotonic() - screen > SCREEN_SEEN_S:
+        return 0.0
+    since = VERSIONS.new_since(game_id, n_events)
+    return max(0.0, since + PHONES_AFTER_S - time.monotonic()) if since else 0.0
 
 
 def record_ends(watch_id: str, entry: int, page: int) -> None:
@@ -211,20 +315,50 @@ async def changes(request: Request) -> JSONResponse:
         throttle.failed(("changes", client))
         return _refuse(403, "wrong token")
     events = q.get("events") == "1"
+    focus = events and seat is not None and q.get("focus") == "1"
     since, ends = q.get("since", "")[:64], q.get("ends", "")
     if not _ENDS.match(ends):
         ends = ""
     store = state.store()
+    if seat is None and events:
+        _screen_asked(game_id)
     await asyncio.to_thread(_seen, store, game_id, seat, device)
     deadline = time.monotonic() + WAIT_S
-    while True:
-        fresh, value = VERSIONS.fresh(game_id)
-        if not fresh:
-            value = await asyncio.to_thread(VERSIONS.read, store, game_id)
-        if value is None:
-            return _refuse(404, "no such game")
-        now_version, now_ends = version(value[0], value[1], events), _ends_of(watch)
-        if now_version != since or _behind(ends, now_ends) or time.monotonic() >= deadline:
-            return JSONResponse({"version": now_version, "ends": now_ends}, headers={"Cache-Control": "no-store"})
-        await asyncio.sleep(LOOK_S)
+    woken = (asyncio.get_running_loop(), asyncio.Event())
+    with _waiting_lock:
+        _waiting.setdefault(game_id, set()).add(woken)
+    try:
+        while True:
+            fresh, value = VERSIONS.fresh(game_id)
+            if not fresh:
+                value = await asyncio.to_thread(VERSIONS.read, store, game_id)
+            if value is None:
+                return _refuse(404, "no such game")
+            seat_now = None
+            if focus:
+                known, seat_now = FOCUS.cached(game_id, value[0], seat)
+                if not known:
+                    seat_now = await asyncio.to_thread(FOCUS.get, store, game_id, value[0], seat)
+            now_version, now_ends = version(value[0], value[1], events, seat_now), _ends_of(watch)
+            if seat_now == "newer":
+                now_version = since  # the store moved on while the focus was computed: look again
+            if now_version != since and seat is not None and events:
+                later = _phone_waits(game_id, value[0])
+                if later > 0:  # the table's shared screen first
+                    await asyncio.sleep(later)
+                    continue
+            if now_version != since or _behind(ends, now_ends) or time.monotonic() >= deadline:
+                return JSONResponse({"version": now_version, "ends": now_ends}, headers={"Cache-Control": "no-store"})
+            woken[1].clear()
+            try:
+                await asyncio.wait_for(woken[1].wait(), LOOK_S)
+            except TimeoutError:
+                pass
+    finally:
+        with _waiting_lock:
+            mine = _waiting.get(game_id)
+            if mine is not None:
+                mine.discard(woken)
+                if not mine:
+                    del _waiting[game_id]
 

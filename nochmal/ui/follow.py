@@ -71,6 +71,8 @@ const idle = () => {
   const app = document.querySelector("[data-testid=stApp]");
   return !!app && app.getAttribute("data-test-script-state") === "notRunning";
 };
+// how long (ms) the page has been idle in a row (0: a run is going)
+const idleFor = (f) => idle() ? Date.now() - (f.busyAt || 0) : 0;
 const connected = (f) => !!f.host && f.host.isConnected;
 
 async function follow(f) {
@@ -88,7 +90,8 @@ async function follow(f) {
       continue;
     }
     const q = new URLSearchParams({ game: d.game, seat: d.seat, device: d.device, token: d.token,
-      events: d.events ? "1" : "0", since: d.version, watch: d.watch, ends: shownEnds() });
+      events: d.events ? "1" : "0", focus: d.focus ? "1" : "0", since: d.version, watch: d.watch,
+      ends: shownEnds() });
     let answer = null, status = 0;
     try {
       const r = await fetch(d.url + "?" + q.toString(), { cache: "no-store", credentials: "same-origin" });
@@ -126,13 +129,10 @@ async function follow(f) {
       // server first; its late whole-page run then met the player's next tap on "Cross", a request
       // of the entry's fragment, which Streamlit drops while a whole run has not drawn the fragment
       // yet: an entry was lost in the three-phone game.)
-      // Asked only once the page has been idle for QUIET ms in a row: a navigation (a claim, then
-      // the Table page) runs several times in a row, and a player tapping the sheet brings the new
-      // version with the next run anyway.
-      for (let quiet = 0, i = 0; quiet < QUIET && i < 100 && f.data === d; i++) {
-        await sleep(100);
-        quiet = idle() ? quiet + 100 : 0;
-      }
+      // Asked only once the page has been idle for QUIET ms in a row (at once if it already has
+      // been): a navigation (a claim, then the Table page) runs several times in a row, and a
+      // player tapping the sheet brings the new version with the next run anyway.
+      for (let i = 0; idleFor(f) < QUIET && i < 200 && f.data === d; i++) await sleep(50);
       if (f.data !== d) continue;
       const now = Date.now();
       if (f.askedFor !== answer.version || now - f.askedAt > PAUSE) {
@@ -166,6 +166,11 @@ export default function (component) {
   f.data = data;
   if (!f.running) { f.running = true; follow(f); }
   const app = document.querySelector("[data-testid=stApp]");
+  if (app && !f.busy) {  // when the page last ran or stopped running (see idleFor)
+    f.busyAt = Date.now();
+    f.busy = new MutationObserver(() => { f.busyAt = Date.now(); });
+    f.busy.observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
+  }
   if (app && !f.conn) {
     // Streamlit does not run the page again when its connection comes back (a restarted server
     // knows none of the page's fragments: a tap in one would be dropped): run it at once

@@ -50,6 +50,18 @@ def seats_to_decide(state) -> list[int]:
     return []
 
 
+def seat_focus(state, seat: int) -> str | None:
+    """What a seat's own device needs while the seat decides in this roll (its roll, phase,
+    dice and own sheet), or None when it does not decide now. Another seat's entry in the same
+    roll leaves it as it is: the deciding device is not run again for it (a whole run of the page
+    while the player taps could lose the tap; see :mod:`nochmal.ui.changes`)."""
+    if state.is_terminal() or seat not in seats_to_decide(state):
+        return None
+    s = state.seats[seat]
+    return (f"{state.roll_index}|{state.phase}|{state.active}|{state.dice}|{state.left}|"
+            f"{s.crossed}|{s.jokers_used}|{s.failed}")
+
+
 def can_enter(access: str | None, device_seat: int | None, seat: int) -> bool:
     """A host device enters for every seat; a joined device only for the seat it claimed."""
     if access == "host":

@@ -82,11 +82,22 @@ def cell_button(page, seat: int, name: str, sheet):
     return page.locator(f".st-key-cell-{seat}-{name}").get_by_role("button", name=cell_label(sheet, name), exact=True)
 
 
+#: true once the undo button names the entry: checked by the page at every frame it draws (Playwright's
+#: ``expect`` looks again only after 0.1, 0.25, 0.5 and then every 1 s, which measured its own pauses)
+SHOWS_JS = """(text) => {
+  const b = document.querySelector('.st-key-undo-btn');
+  return !!b && b.innerText.includes(text);
+}"""
+
+
 def host_shows(host, game, ev, seat_names, since: float) -> float:
     """Seconds from ``since`` until the host screen shows ``ev`` as the last entry (its undo
     button names it)."""
-    expect(host.locator(".st-key-undo-btn")).to_contain_text(event_text(game, ev, seat_names), timeout=20_000)
-    return time.monotonic() - since
+    text = event_text(game, ev, seat_names)
+    host.wait_for_function(SHOWS_JS, arg=text, polling="raf", timeout=20_000)
+    done = time.monotonic() - since
+    expect(host.locator(".st-key-undo-btn")).to_contain_text(text)
+    return done
 
 
 def shoot(screenshot, pages: dict, tag: str) -> None:
