@@ -149,7 +149,7 @@ def test_a_photo_of_a_coop_sheet_scans_to_its_grid_and_number_fields(home, coop_
     assert grid_of(at) == list(spec.grid)
     assert at.text_area(key="scan_numbers").value == userdata.number_fields_text(spec)
     assert at.checkbox(key="scan_coop").value is True  # number fields found: a co-op back
-    assert at.text_input(key="scan_source").value == "scanned from a photo"
+    assert at.text_input(key="scan_source").value == ""  # empty, with a placeholder: "scanned" is added on saving
     assert len(at.image) == 1  # the photo, beside the sheet read
     picture = next(h.proto.body for h in at.html if 'class="nm-sheet"' in h.proto.body)
     assert ">P</th>" in picture and 'data-cell="F1"' in picture  # the co-op rows P..V
@@ -345,6 +345,7 @@ def test_a_bad_photo_shows_what_to_try_and_saves_nothing(home, coop_photo, name,
     upload(at, name, make())
     errors = texts(at.error)
     assert len(errors) == 1 and name in errors[0] and words in errors[0] and "What to try" in errors[0], errors
+    assert not texts(at.info), texts(at.info)  # one message: not also "No photo yet" (issue 42)
     assert "scan_grid" not in at.session_state and not at.image
     assert not [b for b in at.button if b.key == "scan_save"]  # nothing to save
     # after a good photo, a bad one changes nothing

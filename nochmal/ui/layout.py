@@ -18,6 +18,8 @@ PAGES_DIR = Path(__file__).resolve().parent / "pages"
 
 CSS = """
 <style>
+/* the sidebar-folding script (fold_sidebar) takes no room */
+.st-key-nm-fold, div:has(> .st-key-nm-fold) { display: none !important; }
 /* keep grids of cell buttons on one line, even at phone width */
 div[data-testid="stHorizontalBlock"]:has(> div .nm-cellrow) { flex-wrap: nowrap !important; gap: 2px !important; }
 .nm-sheet { border-collapse: separate; border-spacing: 2px; font-family: sans-serif; }
@@ -62,12 +64,49 @@ def run(page):
     game store that cannot be opened or written ends the run with one sentence, never its path
     (:mod:`nochmal.ui.storeerror`)."""
     end_box = None
+    # the browser tab names the page as the app's navigation does, and the game ("Table · Noch mal!")
+    st.set_page_config(page_title=pgettext("browser tab", "{page} · Noch mal!").format(page=page.title))
+    fold_sidebar()
     try:
         end_box = sidebar(page)
         page.run()
     except StoreError as err:
         show_store_error(err)
     return end_box
+
+
+#: a phone held sideways (a low, wide window): Streamlit opens the sidebar there (it closes it
+#: only below 768 px width), over half the screen; the script folds it once per page load,
+#: unless this browser has opened or closed the sidebar itself (Streamlit keeps that choice)
+FOLD_JS = """
+export default function () {
+  if (window.__nmSidebarFold) return undefined;
+  window.__nmSidebarFold = true;
+  if (!window.matchMedia("(orientation: landscape) and (max-height: 500px)").matches) return undefined;
+  try {
+    for (let i = 0; i < window.localStorage.length; i++) {
+      if ((window.localStorage.key(i) || "").startsWith("stSidebarCollapsed-")) return undefined;
+    }
+  } catch (e) {}
+  let tries = 0;
+  const fold = () => {
+    const button = document.querySelector("[data-testid=stSidebarCollapseButton] button");
+    const side = document.querySelector("section[data-testid=stSidebar]");
+    if (button && side && side.getAttribute("data-collapsed") === "false") { button.click(); return; }
+    if (side && side.getAttribute("data-collapsed") === "true") return;
+    if (++tries < 100) setTimeout(fold, 50);
+  };
+  fold();
+  return undefined;
+}
+"""
+_fold = st.components.v2.component("nochmal_sidebar_fold", js=FOLD_JS, isolate_styles=True)
+
+
+def fold_sidebar() -> None:
+    """Mount the (invisible) script that folds the sidebar of a phone held sideways."""
+    with st.container(key="nm-fold"):
+        _fold(key="nm-fold-script", width="stretch", height="content")
 
 
 def sidebar(page):
@@ -86,7 +125,7 @@ def sidebar(page):
             elif state.my_seat() is not None:
                 st.caption(_("This device plays seat {seat}: {name}").format(
                     seat=state.my_seat() + 1, name=md(ses.seat_names[state.my_seat()])))
-            return state.watch_game(ses, events=page.url_path in FOLLOWS_EVENTS)
+            return state.watch_game(ses, events=page.url_path in FOLLOWS_EVENTS, focus=page.url_path == "table")
     return None
 
 

@@ -336,6 +336,11 @@ def _device_games(entries: list[dict], prefix: str) -> None:
             st.button(_("Forget"), key=f"{prefix}-forget-{gid}", on_click=_forget_mine, args=(gid,))
 
 
+def _humans(ses) -> int:
+    """How many seats of the game people play (not bots): a game of one has no phones to join."""
+    return sum(1 for b in (ses.meta.get("bots") or [None] * ses.game.n_seats) if not b)
+
+
 def _close() -> None:
     state.set_game(None)
 
@@ -389,7 +394,13 @@ opened = state.open_game()
 if opened is not None:
     claim_from_link(*opened)  # a per-seat link (&claim=N): claims that seat at once
     follow_goto()  # ... and opens its sheet on the Table page
-if opened is None and state.lost_seat_note():
+if opened is None and ss.get("device_pending") and st.query_params.get("game"):
+    # a reload or a browser restart: the game's code is in this browser's storage, which reports
+    # a moment after the page is drawn; say so at once (never a page that looks empty or a form
+    # that is replaced a second later)
+    with st.container(border=True, key="open-game-pending"):
+        st.info(_("Opening the game on this device…"), icon="⏳")
+elif opened is None and state.lost_seat_note():
     st.warning(state.lost_seat_note(), icon="📱")
 elif opened is None and ss.get("access_note"):
     st.warning(ss["access_note"])
@@ -408,9 +419,10 @@ if opened is not None:
         st.markdown(_("**Open game:** {title} · {role}").format(title=md(ses.title), role=role))
         if access == "host":
             takeover_prompts(ses)
-            with st.expander(_("📱 Join with phones"), expanded=True):
-                lobby_panel(ses, key="start-lobby")
-                join_panel(ses, key="start-join")
+            if _humans(ses) > 1:  # solo, or one person against bots: no phone to join
+                with st.expander(_("📱 Join with phones"), expanded=True):
+                    lobby_panel(ses, key="start-lobby")
+                    join_panel(ses, key="start-join")
             with st.expander(_("🔑 Go on with this game on another computer")):
                 st.markdown(_("This browser keeps the game. On another computer, type on **Start → Resume or join** "
                               "the game id {id} and the host code {host_code}: they open it with all seats.").format(
@@ -427,6 +439,9 @@ tab_new, tab_open, tab_mine, tab_delete = st.tabs([_("New game"), _("Resume or j
                                                    _("Delete")])
 
 with tab_new:
+    # issue 42, item 5: the choices every table makes and the Create button come first, within a
+    # phone's first screen; the seats' names and sheets are folded above the button, the notes on
+    # stand-in sheets and the tableau folded below it
     st.radio(_("How do you play?"), list(KINDS), format_func=kind_label, key="new-kind")
     st.radio(_("Mode"), list(MODES), format_func=mode_label, key="new-mode", horizontal=True,
              on_change=_mode_changed)
@@ -435,8 +450,14 @@ with tab_new:
     lo, hi = rules.min_seats, rules.max_seats
     if ss.get("new-players") not in range(lo, hi + 1):
         ss["new-players"] = _players_in_range(rules)
-    n = st.selectbox(_("Players"), list(range(lo, hi + 1)), key="new-players")
-    st.text_input(_("Title (optional)"), key="new-title", max_chars=60, placeholder=_("e.g. Friday night"))
+    missions = load_missions() if rules.has_mission else {}
+    with st.container(horizontal=True, key="new-main"):
+        n = st.selectbox(_("Players"), list(range(lo, hi + 1)), key="new-players", width=120)
+        if rules.has_mission:
+            st.selectbox(_("Mission"), sorted(missions), key="new-mission",
+                         format_func=lambda m: f"{m} — {mission_name(missions[m].name)}")
+    if rules.has_mission:
+        st.caption(md(mission_summary(get_mission(int(ss["new-mission"])))))
 
     all_sheets = fitting_sheets(rules)  # co-op games: the co-op backs; base and solo: the other sheets
 
@@ -447,44 +468,62 @@ with tab_new:
             return _("{sheet} (unreadable)").format(sheet=sid)
         return f"{sid} — {provenance_label(sh.provenance)}"
 
-    st.markdown(_("**Seats** (in clockwise order; seat 1 is the mission leader)") if rules.has_mission
-                else _("**Seats** (in clockwise order)") if n > 1 else _("**Seat**"))
     seat_defaults = tv.default_sheets(mode, 6)
     for i in range(n):
-        cols = st.columns([3, 3, 2] if kind == "digital" else [3, 3])
-        cols[0].text_input(_("Name of seat {seat}").format(seat=i + 1), key=f"new-name-{i}", max_chars=30)
         if ss.get(f"new-sheet-{i}") not in all_sheets:
             ss[f"new-sheet-{i}"] = seat_defaults[i]
-        cols[1].selectbox(_("Sheet of seat {seat}").format(seat=i + 1), all_sheets, format_func=sheet_label,
-                          key=f"new-sheet-{i}")
+    # open for a digital game (who plays as a bot is chosen here), folded at a real table
+    with st.expander(_("Seats: names, sheets, who plays; title") if kind == "digital"
+                     else _("Seats: names and sheets; title"), expanded=kind == "digital"):
+        st.markdown(_("**Seats** (in clockwise order; seat 1 is the mission leader)") if rules.has_mission
+                    else _("**Seats** (in clockwise order)") if n > 1 else _("**Seat**"))
+        for i in range(n):
+            cols = st.columns([3, 3, 2] if kind == "digital" else [3, 3])
+            cols[0].text_input(_("Name of seat {seat}").format(seat=i + 1), key=f"new-name-{i}", max_chars=30)
+            cols[1].selectbox(_("Sheet of seat {seat}").format(seat=i + 1), all_sheets, format_func=sheet_label,
+                              key=f"new-sheet-{i}")
+            if kind == "digital":
+                cols[2].selectbox(_("Seat {seat} plays as").format(seat=i + 1), list(PLAYER_TYPES),
+                                  format_func=player_type_label, key=f"new-bot-{i}")
+        st.text_input(_("Title (optional)"), key="new-title", max_chars=60, placeholder=_("e.g. Friday night"))
         if kind == "digital":
-            cols[2].selectbox(_("Seat {seat} plays as").format(seat=i + 1), list(PLAYER_TYPES),
-                              format_func=player_type_label, key=f"new-bot-{i}")
+            st.text_input(_("Starting number of the dice (optional: the same number gives the same rolls; blank = "
+                            "random)"), key="new-seed")
     chosen = [ss.get(f"new-sheet-{i}") for i in range(n)]
+    # the seats at a glance while their box is folded (names are the user's: Markdown-escaped)
+    st.caption(" · ".join(
+        "{name} ({sheet}{bot})".format(name=md((ss.get(f"new-name-{i}") or "").strip() or default_name(i)),
+                                       sheet=md(chosen[i]),
+                                       bot=" 🤖" if kind == "digital" and ss.get(f"new-bot-{i}", "human") != "human"
+                                       else "")
+        for i in range(n)))
     provs = {}
     for sid in chosen:
         try:
             provs[sid] = get_sheet(sid).provenance
         except NochmalError as err:
-            st.error(md(err))
-    if any(p == "stand-in" for p in provs.values()):
-        stand_ins = sorted(s for s, p in provs.items() if p == "stand-in")
-        st.warning(_("Stand-in sheets ({sheets}) are generated look-alikes, **not the printed sheets** of the game: "
-                     "their layouts are not public. Sheets marked *verified* match the printed sheet; *user* sheets "
-                     "were entered by you.").format(sheets=", ".join(md(s) for s in stand_ins)))
-
+            st.error(md(err))  # a sheet that cannot be played stays in view, above the button
     tab = None  # the mission tableau the game will use (co-op)
     if rules.has_mission:
-        missions = load_missions()
-        st.selectbox(_("Mission"), sorted(missions), key="new-mission",
-                     format_func=lambda m: f"{m} — {mission_name(missions[m].name)}")
-        mission = get_mission(int(ss["new-mission"]))
-        st.caption(md(mission_summary(mission)))
         try:
             tab = get_tableau(n)
         except NochmalError as err:
             st.error(_("The tableau for {n} players cannot be used: {error}").format(n=n, error=md(err)))
-        else:
+    st.button(_("Create game"), key="new-create", type="primary", icon="▶️", on_click=_create)
+
+    stand_ins = sorted(s for s, p in provs.items() if p == "stand-in")
+    derived = tab is not None and any(getattr(tab, k).provenance == "derived" for k in TABLEAU_KEYS)
+    notes_label = (_("⚠️ Notes: stand-in sheets, derived tableau values") if stand_ins and derived
+                   else _("⚠️ Notes: stand-in sheets") if stand_ins
+                   else _("⚠️ Notes: derived tableau values") if derived
+                   else _("Notes: the sheets and the tableau") if tab is not None else _("Notes: the sheets"))
+    with st.expander(notes_label, key="new-notes"):
+        if stand_ins:
+            st.warning(_("Stand-in sheets ({sheets}) are generated look-alikes, **not the printed sheets** of the "
+                         "game: their layouts are not public. Sheets marked *verified* match the printed sheet; "
+                         "*user* sheets were entered by you.").format(sheets=", ".join(md(s) for s in stand_ins)))
+        sheets_note(checked_sheets(rules, chosen, seat_defaults))  # in words: the sheets the game will use
+        if tab is not None:
             st.markdown(ngettext("**Mission tableau for {n} player** ({provenance})",
                                  "**Mission tableau for {n} players** ({provenance})", n).format(
                 n=n, provenance=provenance_summary_words(tab.provenance_summary())))
@@ -493,20 +532,15 @@ with tab_new:
             st.table([dict(zip(columns, (value_text(k), tab.value(k), provenance_label(getattr(tab, k).provenance),
                                          provenance_text(getattr(tab, k).provenance))))
                       for k in TABLEAU_KEYS])
-            if any(getattr(tab, k).provenance == "derived" for k in TABLEAU_KEYS):
+            if derived:
                 st.warning(_("**Derived** values are stand-ins scaled from the rulebook's 3-player example — they "
                              "are not the printed tableau. If you own the game, enter the real values on the "
                              "**Tableaus** page (they become *user* values)."))
+            st.markdown(tableau_note(tab))
+            if derived:
+                page_link("tableaus", _("Enter your printed tableau (Tableaus page)"), "🎯")
+    if rules.has_mission:
         _plan_preview(n, chosen, int(ss["new-mission"]), kind)
-    if kind == "digital":
-        st.text_input(_("Starting number of the dice (optional: the same number gives the same rolls; blank = "
-                        "random)"), key="new-seed")
-    sheets_note(checked_sheets(rules, chosen, seat_defaults))  # in words: the sheets and the tableau the game will use
-    if tab is not None:
-        st.markdown(tableau_note(tab))
-        if any(getattr(tab, k).provenance == "derived" for k in TABLEAU_KEYS):
-            page_link("tableaus", _("Enter your printed tableau (Tableaus page)"), "🎯")
-    st.button(_("Create game"), key="new-create", type="primary", icon="▶️", on_click=_create)
 
 with tab_open:
     st.markdown(_("Open a game with its **id** and a **code**. The host code opens it with all seats; the "

@@ -41,8 +41,9 @@ THUMB_PX = 1200
 #: scans kept per session (by the file's hash)
 CACHE_SIZE = 6
 UNDO_DEPTH = 200
-#: the source written into the file by default: a record of where the sheet came from (the file's
-#: data, like userdata's "entered by hand from a printed sheet"); it always contains "scanned"
+#: the source written into the file: a record of where the sheet came from (the file's data, like
+#: userdata's "entered by hand from a printed sheet"); it always contains "scanned", before what the
+#: person typed in the (empty) Source field
 SOURCE = "scanned from a photo"
 COOP_LABELS = " ".join(COOP_ROW_LABELS)
 STANDARD_POINTS = (" ".join(map(str, STANDARD_FIRST)), " ".join(map(str, STANDARD_LATER)))
@@ -385,7 +386,7 @@ def details(coopset) -> None:
     """Id, name, source, the co-op extras and the slot of the co-op set."""
     kept = ss.get("scan_slot_kept", "") if coopset is not None else ""
     for key, value in (("scan_id", coopset.slot_sheet_id(kept) if kept else ""), ("scan_name", slot_name(kept) if kept
-                       else ""), ("scan_source", SOURCE), ("scan_labels", COOP_LABELS), ("scan_failed", 3),
+                       else ""), ("scan_source", ""), ("scan_labels", COOP_LABELS), ("scan_failed", 3),
                        ("scan_coop", False), ("scan_first", STANDARD_POINTS[0]), ("scan_later", STANDARD_POINTS[1])):
         ss.setdefault(key, value)
     st.checkbox(_("Co-op back (rows labelled P–V, number fields, failed-roll boxes)"), key="scan_coop",
@@ -400,8 +401,9 @@ def details(coopset) -> None:
     c1.text_input(_("Sheet id"), key="scan_id", placeholder=_("e.g. my-coop-I"),
                   help=_("1–64 letters, digits, '-', '_' or '.'; the ids of shipped sheets are reserved"))
     c2.text_input(_("Name"), key="scan_name", placeholder=_("e.g. Co-op sheet I (my printed pad)"))
-    st.text_input(_("Source"), key="scan_source",
-                  help=_('Where the sheet comes from; it always says "scanned".'))
+    st.text_input(_("Source"), key="scan_source", placeholder=_("e.g. my own pad"),
+                  help=_("Where the sheet comes from (optional); the saved sheet also says that it was scanned from "
+                         "a photo."))
     sid = (ss.get("scan_id") or "").strip()
     if userdata.ID_PATTERN.match(sid) and userdata.user_sheet_path(sid).is_file():
         st.caption(_("A user sheet **{sheet_id}** exists; saving replaces it.").format(sheet_id=md(sid)))
@@ -487,7 +489,7 @@ def scan_panel(may_change: bool) -> None:
         if saved:
             st.info(_("**Scan the next sheet:** {slot}.").format(slot=slot_label(kept)) if kept else
                     _("**Scan the next sheet**, or switch to the **View** tab to see the one just saved."))
-        else:
+        elif not ss.get("scan_refused"):  # a photo that could not be read has said so above: one message
             st.info(_("No photo yet: choose one or take one with the camera; what was read appears here."))
         return
     result = entry["result"]
