@@ -14,7 +14,7 @@ from nochmal.engine.errors import IllegalMoveError, InvalidInputError, NochmalEr
 from nochmal.data.i18n import N_, _
 from nochmal.store.db import ConflictError, StoreError
 from nochmal.store.session import SeatTakenError
-from nochmal.ui import explain, state
+from nochmal.ui import changes, explain, state
 from nochmal.ui.safe import md
 from nochmal.ui.storeerror import store_error_text
 
@@ -31,7 +31,8 @@ def run_action(do, success: str | None = None, refusal: tuple[int, str] | None =
     """Callback body: open the game named in the URL, call ``do(ses, access)``, and report.
     Refused entries change nothing and are explained in words (the rule id only in a "why"
     detail). ``refusal=(seat, roll)``: an entry of that seat's sheet, whose refusal is shown
-    next to the grid (:func:`refused_here`) and as a toast rather than at the top."""
+    next to the grid (:func:`refused_here`), and on a shared screen also as a toast rather than at
+    the top; a seat's own phone shows no toast (it would lie over the sheet, issue 42, item 6)."""
     opened = state.open_game()
     if opened is None:
         state.flash("error", _("This device has no game open any more (its code no longer opens it). "
@@ -52,7 +53,8 @@ def run_action(do, success: str | None = None, refusal: tuple[int, str] | None =
         r = explain.refusal(err, sheet)
         if refusal is not None:
             st.session_state["refusal"] = {"seat": refusal[0], "roll": refusal[1], "words": r.words, "why": r.why}
-            st.session_state["toast"] = r.words
+            if state.my_seat() is None:  # a phone: the refusal next to its grid is all it shows
+                st.session_state["toast"] = r.words
         else:
             state.flash("error", _("Not allowed: {words}").format(words=md(r.words)))
         return
@@ -66,6 +68,7 @@ def run_action(do, success: str | None = None, refusal: tuple[int, str] | None =
     except StoreError as err:  # read-only, full, ...: a sentence, never the store's path
         state.flash("error", store_error_text(err))
         return
+    changes.poke(ses.game_id)  # the other devices' waiting requests look now
     state.set_selection([])
     if msg or success:
         state.flash("success", msg or success)

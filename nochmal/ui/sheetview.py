@@ -21,6 +21,19 @@ PALETTE = {  # fill, text
 COLOUR_NAMES = ("yellow", "green", "blue", "red", "orange")  # the data-colour attribute (not shown)
 
 
+def colour_letters() -> tuple[str, ...]:
+    """What colour-blind mode writes on a cell of each colour (yellow, green, blue, red, orange), in
+    the page's language: one or two letters, distinct in every language (German gelb and grün both
+    start with G: "Ge" and "Gr"). Letters only, whatever a catalogue holds (they go into CSS text)."""
+    words = (pgettext("colour-blind letter of yellow", "Y"), pgettext("colour-blind letter of green", "G"),
+             pgettext("colour-blind letter of blue", "B"), pgettext("colour-blind letter of red", "R"),
+             pgettext("colour-blind letter of orange", "O"))
+    letters = tuple("".join(ch for ch in w if ch.isalpha())[:2] for w in words)
+    if len(set(letters)) != len(letters) or not all(letters):  # a catalogue's slip: the English letters
+        return tuple(COLOUR_LETTERS.upper())
+    return letters
+
+
 #: how a marked value is drawn: circled (scored), struck (no longer available)
 CIRCLED = ("display:inline-block;min-width:1.5em;height:1.5em;line-height:1.5em;box-sizing:border-box;"
            "border:2px solid #111;border-radius:50%;font-weight:800")
@@ -79,6 +92,7 @@ def sheet_html(sheet: Sheet, crossed: int = 0, *, selected: int = 0, highlight: 
     a completed colour is ticked). Cells are named as the sheet labels them (co-op: rows P..V)."""
     size = 18 if compact else 26
     labels = sheet.spec.row_labels
+    letters = colour_letters() if colourblind else ()
     nf_corner = {}  # top-left cell index -> number
     for number, sq in sheet.number_fields:
         nf_corner[(sq & -sq).bit_length() - 1] = number
@@ -106,7 +120,7 @@ def sheet_html(sheet: Sheet, crossed: int = 0, *, selected: int = 0, highlight: 
             elif star:
                 mark = "★"
             if colourblind:
-                mark = f'{COLOUR_LETTERS[colour].upper()}{mark}'
+                mark = f'{escape(letters[colour])}{mark}'
             border = "2px solid transparent"
             if selected & bit:
                 border = "3px solid #111"

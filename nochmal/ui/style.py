@@ -22,6 +22,19 @@ section[data-testid=stSidebar], [data-testid=stSidebarCollapsedControl], [data-t
 [class*=st-key-side-] button { padding-left: .4rem !important; padding-right: .4rem !important; }
 /* the "!" and failed-roll boxes wrap in the narrow column next to the grid */
 [class*=st-key-side-] .nm-status > span { white-space: normal !important; display: inline-block; margin-bottom: 2px; }
+/* a toast lies over whatever is under it, and a phone's screen is the sheet: a phone shows the news
+   in its side column (table.phone_view) and a refusal next to the grid instead (issue 42, item 6) */
+[data-testid=stToastContainer] { display: none !important; }
+/* the grid's column and the side column side by side (a phone held sideways, a tablet): the side
+   column is narrow, so an alert there (a refusal) spends no width on its icon and padding, and its
+   words fill the lines instead of standing one to a line */
+@media (min-width: 640px) {
+  [class*=st-key-side-] [data-testid=stAlertContainer] { padding: .3rem .35rem !important; }
+  [class*=st-key-side-] [data-testid=stAlertContainer] div:has(> span > [data-testid=stAlertDynamicIcon]) { display: none !important; }
+  [class*=st-key-side-] [data-testid=stAlertContainer] [data-testid=stMarkdownContainer] { width: 100% !important; }
+  [class*=st-key-side-] [data-testid=stAlertContainer] p { font-size: .8rem !important; line-height: 1.25 !important; hyphens: auto; overflow-wrap: break-word; }
+  [class*=st-key-side-] [data-testid=stExpander] summary { padding: .2rem .35rem !important; }
+}
 @media (max-height: 520px) {
   header[data-testid=stHeader] { display: none !important; }
   [data-testid=stMainBlockContainer] { padding-top: .2rem !important; }

@@ -22,17 +22,20 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from nochmal.engine.cells import CELL_NAMES, COLOUR_LETTERS, COLUMNS, N_COLS, N_ROWS
+from nochmal.engine.cells import CELL_NAMES, COLUMNS, N_COLS, N_ROWS
 from nochmal.data.i18n import _, pgettext
 from nochmal.ui import state
 from nochmal.ui.explain import cell_label
 from nochmal.ui.labels import colour_name, translated
 from nochmal.ui.safe import html_text
-from nochmal.ui.sheetview import MARK_WORDS, PALETTE
+from nochmal.ui.sheetview import MARK_WORDS, PALETTE, colour_letters
 
 _NAMES = frozenset(CELL_NAMES)
-#: the height (and least width, in landscape) of a cell button in CSS px: a finger's tap target
+#: the height and least width of a cell button in CSS px: a finger's tap target
 CELL_PX = 44
+#: the page's background (the theme's, .streamlit/config.toml): behind the row labels that stay put
+#: while a grid scrolls sideways
+PAGE_BG = "#fffaf5"
 
 
 SELECTION_JS = r"""
@@ -47,6 +50,7 @@ export default function (component) {
   s.send = setStateValue;
   s.letters = data.letters || {};
   s.selected = data.selected;
+  s.focus = data.focus || [];
   s.taps = s.taps.filter((t) => t.n > data.applied);  // the server has applied the others
   s.seq = Math.max(s.seq, data.applied);
   s.shown = () => {
@@ -60,7 +64,7 @@ export default function (component) {
   s.paint = () => {
     const grid = `.st-key-grid-${Number(data.seat)}`;
     s.style.textContent = [...s.shown()].filter((c) => /^[A-O][1-7]$/.test(c)).map((c) => {
-      const letter = /^[A-Z]$/.test(s.letters[c] || "") ? s.letters[c] : "";
+      const letter = /^\p{Lu}\p{Ll}?$/u.test(s.letters[c] || "") ? s.letters[c] : "";
       const button = `${grid} .st-key-cell-${Number(data.seat)}-${c} button:not(:disabled)`;
       return `${button}{border:3px solid #000 !important;box-shadow:0 0 0 2px #fff inset}` +
         `${button}::after{content:"${letter}\u25cf" / "" !important}`;
@@ -96,6 +100,29 @@ export default function (component) {
       t.paint();
       t.send("taps", t.taps.slice());
     }, true);
+  }
+  // a sheet wider than its box (a phone held upright) scrolls sideways inside it: on a new roll,
+  // and when the server changes the selection, the cells that matter now are brought into view
+  // (the selection, else where a cross can go); the player's own scrolling is left alone otherwise
+  s.reveal = () => {
+    const box = document.querySelector(`.st-key-grid-${Number(data.seat)}`);
+    if (!box || box.scrollWidth <= box.clientWidth + 1) return;
+    const on = [...s.shown()];
+    const cells = (on.length ? on : s.focus).filter((c) => /^[A-O][1-7]$/.test(c))
+      .map((c) => box.querySelector(`.st-key-cell-${Number(data.seat)}-${c}`)).filter(Boolean);
+    if (!cells.length) return;
+    const left = box.getBoundingClientRect().left - box.scrollLeft;
+    const lo = Math.min(...cells.map((e) => e.getBoundingClientRect().left - left));
+    const hi = Math.max(...cells.map((e) => e.getBoundingClientRect().right - left));
+    const labels = 18;  // the row labels stay at the left edge (sticky)
+    const room = box.clientWidth - labels;
+    if (lo >= box.scrollLeft + labels && hi <= box.scrollLeft + box.clientWidth) return;
+    box.scrollLeft = Math.max(0, hi - lo <= room ? lo - labels - (room - (hi - lo)) / 2 : lo - labels);
+  };
+  const view = `${data.roll}|${[...data.selected].sort().join(",")}`;
+  if (s.view !== view) {
+    s.view = view;
+    requestAnimationFrame(() => requestAnimationFrame(s.reveal));
   }
   s.paint();
   return () => { if (!s.host || !s.host.isConnected) s.style.textContent = ""; };
@@ -152,22 +179,28 @@ def clear_cells() -> None:
 
 
 def cell_mark(sheet, crossed: int, selected: int, i: int, colourblind: bool) -> str:
-    """What a cell shows: ✕ crossed, ● selected, ★ star (and the colour's letter in colour-blind mode)."""
+    """What a cell shows: ✕ crossed, ● selected, ★ star (and the colour's letters in colour-blind
+    mode, :func:`~nochmal.ui.sheetview.colour_letters`)."""
     bit = 1 << i
     mark = "✕" if crossed & bit else "●" if selected & bit else "★" if sheet.star_mask & bit else ""
     if colourblind:
-        return COLOUR_LETTERS[sheet.colour_of[i]].upper() + mark
+        return colour_letters()[sheet.colour_of[i]] + mark
     return mark or "·"
 
 
-def _grid_css(key: str, seat: int, sheet, crossed: int, selected: int, highlight: int, colourblind: bool) -> str:
+def _grid_css(key: str, seat: int, sheet, crossed: int, selected: int, highlight: int, colourblind: bool,
+              scroll: bool = False) -> str:
     """Colours, marks and borders of the cell buttons. A button's text is its cell name (its
-    accessible name, e.g. "H4"); what it shows on screen comes from CSS."""
+    accessible name, e.g. "H4"); what it shows on screen comes from CSS. ``scroll``: every cell is
+    at least :data:`CELL_PX` wide too, and a grid wider than its box scrolls sideways inside it
+    with the row labels kept at its left edge (a phone held upright: 15 columns of 44 px do not
+    fit 390 px)."""
     cell = lambda i: f".st-key-cell-{seat}-{CELL_NAMES[i]} button"  # noqa: E731
     px = CELL_PX
+    least = f"{px}px" if scroll else "0"
     rules = [
         f".st-key-nm-selection-{seat}-box {{display: none !important}}",
-        f".st-key-{key} {{gap:2px !important;grid-template-columns:14px repeat({N_COLS},minmax(0,1fr)) !important}}",
+        f".st-key-{key} {{gap:2px !important;grid-template-columns:14px repeat({N_COLS},minmax({least},1fr)) !important}}",
         f".st-key-{key} button {{min-height:{px}px;height:{px}px;padding:0 !important;width:100%;min-width:0;"
         f"line-height:1;border:2px solid transparent;border-radius:5px}}",
         f".st-key-{key} button > div {{position:absolute;width:1px;height:1px;overflow:hidden;"
@@ -182,6 +215,13 @@ def _grid_css(key: str, seat: int, sheet, crossed: int, selected: int, highlight
         f".st-key-{key} .nm-pts .circled {{outline:2px solid #111;outline-offset:-1px;font-weight:800}}",
         f".st-key-{key} .nm-pts .struck {{text-decoration:line-through;opacity:.45}}",
     ]
+    if scroll:
+        first = (f".st-key-{key} > [data-testid=stGridCell]:has(.nm-lbl), "
+                 f".st-key-{key} > [data-testid=stGridCell]:has(.nm-hdr:empty), "
+                 f".st-key-{key} > [data-testid=stGridCell]:has(.nm-pts:empty)")
+        rules += [f".st-key-{key} {{overflow-x:auto;overflow-y:hidden;overscroll-behavior-x:contain;"
+                  f"padding-bottom:2px}}",
+                  f"{first} {{position:sticky;left:0;z-index:4;background:{PAGE_BG};box-shadow:2px 0 0 {PAGE_BG}}}"]
     by_style: dict[tuple, list[str]] = {}
     for i in range(len(CELL_NAMES)):
         by_style.setdefault(("colour", sheet.colour_of[i]), []).append(cell(i))
@@ -242,14 +282,17 @@ def points_html(sheet, c: int, mark: str | None) -> str:
 
 
 def cell_grid(sheet, crossed: int, seat: int, *, selected: int, highlight: int, colourblind: bool,
-              marks: Sequence[str | None] | None = None, enabled: bool = True) -> None:
+              marks: Sequence[str | None] | None = None, enabled: bool = True, scroll: bool = False,
+              roll: str = "") -> None:
     """Buttons for the cells of ``seat``'s sheet (15 columns that never wrap, each cell at
     least :data:`CELL_PX` tall), the column letters over them and the column values under
     them. Each is a real button named after its cell as the sheet labels it (key
     ``cell-{seat}-{name}``); tapping toggles the cell in the selection; crossed cells (and
-    every cell while ``enabled`` is false) are disabled."""
+    every cell while ``enabled`` is false) are disabled. ``scroll``: the cells are 44 px wide too,
+    and the grid scrolls sideways in its box where it does not fit (a seat's own phone), bringing
+    the selection, else the cells a cross can take, into view on each new roll ``roll``."""
     key = f"grid-{seat}"
-    styles_in_place(f"{key}-css", _grid_css(key, seat, sheet, crossed, selected, highlight, colourblind))
+    styles_in_place(f"{key}-css", _grid_css(key, seat, sheet, crossed, selected, highlight, colourblind, scroll))
     labels = sheet.spec.row_labels
     with st.grid(N_COLS + 1, wrap=False, gap=2, min_column_width=14, key=key, width="stretch"):
         st.html('<div class="nm-hdr"></div>')
@@ -276,17 +319,19 @@ def cell_grid(sheet, crossed: int, seat: int, *, selected: int, highlight: int, 
             for c in range(N_COLS):
                 st.html(points_html(sheet, c, marks[c]))
     if enabled:
-        _selection_box(sheet, seat, colourblind)
+        _selection_box(sheet, seat, colourblind, focus=[CELL_NAMES[i] for i in range(len(CELL_NAMES))
+                                                        if (highlight | selected) >> i & 1], roll=roll)
 
 
-def _selection_box(sheet, seat: int, colourblind: bool) -> None:
+def _selection_box(sheet, seat: int, colourblind: bool, focus: list[str], roll: str) -> None:
     """The hidden component that draws the browser's taps and sends them (see the module's text)."""
     ss = st.session_state
     selected = [c for c in ss.get("selected_cells", []) if c in _NAMES]
-    letters = {name: COLOUR_LETTERS[sheet.colour_of[i]].upper() for i, name in enumerate(CELL_NAMES)} if colourblind \
-        else {}
+    words = colour_letters()
+    letters = {name: words[sheet.colour_of[i]] for i, name in enumerate(CELL_NAMES)} if colourblind else {}
     key = f"nm-selection-{seat}"
     with st.container(key=f"{key}-box"):  # hidden (see _grid_css)
         _selection(key=key, data={"seat": seat, "selected": selected, "applied": int(ss.get(_applied_key(seat), 0)),
+                                  "focus": focus, "roll": roll,
                                   "letters": letters, "sending": "⏳ " + _("Sending…")},
                    on_taps_change=lambda: _taps_sent(key, seat), width="stretch", height="content")

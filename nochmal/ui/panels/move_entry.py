@@ -150,13 +150,13 @@ def sheet_columns(own: bool = True):
 
 
 def readonly_sheet(st_, seat: int, colourblind: bool, *, marks=None, status: str = "") -> None:
-    """A seat's own sheet when it has nothing to decide: the same grid, not tappable, with
-    ``status`` (Markdown) next to it."""
+    """A seat's own sheet (on its own device) when it has nothing to decide: the same grid, not
+    tappable, scrolling sideways where it does not fit, with ``status`` (Markdown) next to it."""
     s = st_.seats[seat]
     grid_col, side = sheet_columns()
     with grid_col:
         cell_grid(s.sheet, s.crossed, seat, selected=0, highlight=0, colourblind=colourblind, marks=marks,
-                  enabled=False)
+                  enabled=False, scroll=True)
     with side, st.container(key=f"side-{seat}", gap="xsmall"):
         if status:
             st.markdown(status)
@@ -190,7 +190,7 @@ def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> 
     grid_col, side = sheet_columns(own)
     with grid_col:
         cell_grid(s.sheet, s.crossed, seat, selected=selected, highlight=highlight, colourblind=colourblind,
-                  marks=marks)
+                  marks=marks, scroll=own, roll=rk)
     with side, st.container(key=f"side-{seat}", gap="xsmall"):
         if status:
             st.markdown(status)
