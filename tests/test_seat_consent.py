@@ -164,7 +164,7 @@ def test_a_renewed_link_is_refused_with_a_clear_message(env):
     GameSession.load(env, ses.game_id).renew_join_codes()
     phone = app({"game": ses.game_id, "join": old, "claim": "1"})
     no_exception(phone)
-    assert any("renewed this game's join link and code" in w for w in texts(phone, "warning")), texts(phone, "warning")
+    assert any("This game's join link and code were renewed" in w for w in texts(phone, "warning")), texts(phone, "warning")
     assert GameSession.load(env, ses.game_id).meta["claims"] == {}
 
 

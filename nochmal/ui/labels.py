@@ -77,12 +77,17 @@ def seat_text(names: list[str], seat: int) -> str:
     return f"{seat + 1}. {names[seat]}"
 
 
+def leader(cooperative: bool) -> str:
+    """Who runs the table's shared screen: the mission leader (co-op) or the host (base, solo)."""
+    return pgettext("author", "mission leader") if cooperative else pgettext("author", "host")
+
+
 def author_label(by: str, names: list[str], cooperative: bool) -> str:
     """Who recorded an event (its ``by``: "host", "seat2", "device", "dice", "bot:greedy", ...), in
     words for the history: the host's screen is the mission leader's (co-op) or the host's, a
     seat's device its player's name; anything else as it is."""
     if by == "host":
-        return pgettext("author", "mission leader") if cooperative else pgettext("author", "host")
+        return leader(cooperative)
     if by.startswith("seat") and by[4:].isdigit() and 1 <= int(by[4:]) <= len(names):
         return names[int(by[4:]) - 1]
     if by == "device":

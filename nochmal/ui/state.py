@@ -29,6 +29,7 @@ from nochmal.store.db import GameStore, StoreError, default_store_path
 from nochmal.ui import changes, device, follow
 from nochmal.ui.lifetime import for_the_process
 from nochmal.ui.safe import md
+from nochmal.ui.tableview import seat_focus
 
 DEFAULTS = {
     "colourblind": False,
@@ -238,8 +239,8 @@ def opened_with() -> str | None:
 
 
 def renewed_text() -> str:
-    return _("The mission leader renewed this game's join link and code: this one no longer works. Ask for "
-             "the new link or code.")
+    return _("This game's join link and code were renewed: this one no longer works. Ask for the new link "
+             "or code.")
 
 
 def _join_renewed(game_id: str, code: str) -> bool:
@@ -343,13 +344,16 @@ def recheck_remembered(entry: dict) -> None:
     st.session_state.setdefault("remembered_checks", {}).pop(_digest(entry["game"], entry["code"]), None)
 
 
-def watch_game(ses, *, events: bool):
+def watch_game(ses, *, events: bool, focus: bool = False):
     """One watcher per page run: the page runs again when the open game changes for this page
     (:mod:`nochmal.ui.follow`, :mod:`nochmal.ui.changes`):
 
     * always when its seat claims change (a phone joined, a seat was taken over: the host's
       lobby shows it, a device whose seat was taken over says so);
-    * with ``events`` (the Table and History pages) also when another device added an event.
+    * with ``events`` (the Table and History pages) also when another device added an event;
+      with ``focus`` too (the Table page), a seat's device that decides now only when its own
+      decision changed (:func:`nochmal.ui.tableview.seat_focus`): not for another seat's entry
+      in the same roll, which would run the page again under the player's taps.
 
     Nothing runs while the game does not change. The page's open request at the change route
     keeps its seat held (it marks the seat's device as seen). It is mounted in the sidebar, before
@@ -360,7 +364,9 @@ def watch_game(ses, *, events: bool):
     served = changes.served()
     data = {"url": changes.url() if served else "", "game": ses.game_id, "seat": "" if seat is None else str(seat),
             "device": dev, "token": changes.token(ses.game_id, seat, dev) if served else "", "events": bool(events),
-            "version": changes.version(ses.n_events, ses.meta, events)}
+            "focus": bool(focus and events and seat is not None),
+            "version": changes.version(ses.n_events, ses.meta, events,
+                                       seat_focus(ses.state, seat) if focus and seat is not None else None)}
     return follow.guard(data)
 
 

@@ -19,11 +19,12 @@ from nochmal.ui.layout import PAGES_DIR, follow_goto, game_or_stop
 from nochmal.ui.panels import news as news_panel
 from nochmal.ui.panels.advisor import advisor_panel, selection_ctx
 from nochmal.ui.panels.decision import decision_panel
-from nochmal.ui.panels.dice import dice_entry, dice_panel, roll_button
+from nochmal.ui.panels.dice import dice_entry, dice_panel, roll_button, roll_dice_text
 from nochmal.ui.panels.join import claim_prompt, join_panel, lobby_panel, seat_claim, takeover_prompts
 from nochmal.ui.panels.mission import mission_panel
 from nochmal.ui.panels.move_entry import move_controls, readonly_sheet, reset_picks
 from nochmal.ui.panels.outcome import outcome_panel
+from nochmal.ui.panels.score import running_score
 from nochmal.ui.panels.seats import seat_sheets
 from nochmal.ui.panels.team_plan import team_plan_panel
 from nochmal.ui.panels.track import turn_track
@@ -117,6 +118,13 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
     me = f"**{seat_label(names, seat)}**  \n{where}"
     deciding = tv.seats_to_decide(gs)
     marks = tv.column_marks(gs, seat)
+    # the news of this roll and the last, beside the sheet of a seat that waits: a phone shows no
+    # toasts (they would lie over its sheet, style.PHONE_CSS)
+    rolls = [ev.seq for ev in tv.effective_events(ses.events) if getattr(ev, "type", "") == "roll"]
+    since = rolls[-2] if len(rolls) > 1 else 0
+    lost = game.cooperative and gs.is_terminal() and not gs.outcome().to_json().get("won")
+    news = "".join(f"  \n{news_panel.icon(i, lost)} {md(i.text)}"
+                   for i in reversed([i for i in news_panel.items(ses, names) if i.seq >= since][-2:]))
     with st.container(key="phone-sheet"):
         if gs.is_terminal():
             outcome_panel(gs, names)
@@ -128,10 +136,10 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
             else:
                 readonly_sheet(gs, seat, colourblind, marks=marks,
                                status=me + "  \n" + _("Waiting for {seat} to roll.").format(
-                                   seat=seat_label(names, gs.active)))
+                                   seat=seat_label(names, gs.active)) + news)
         elif gs.current_player() == TEAM:
             readonly_sheet(gs, seat, colourblind, marks=marks, status=me + "  \n" + _(
-                "A goal was missed: the team decides the penalty on the mission leader's screen."))
+                "A goal was missed: the team decides the penalty on the mission leader's screen.") + news)
         elif seat in deciding:
             _fresh_selection(ses, gs, seat)
             scroll_to_top(roll_key(gs))  # after the roll entry above it went, the sheet is in view
@@ -141,12 +149,15 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
         else:
             waiting = (_("You are done this roll. Waiting for {seats}.") if gs.phase == "passive"
                        else _("Waiting for {seats}.")).format(seats=_who_waits(gs, names, bots, deciding))
-            readonly_sheet(gs, seat, colourblind, marks=marks, status=me + "  \n" + waiting)
+            readonly_sheet(gs, seat, colourblind, marks=marks,  # this roll's dice: what the others decide on
+                           status=me + "  \n" + waiting + "  \n" + roll_dice_text(gs) + news)
+    running_score(gs, names, key="phone-score")  # base and solo: the score so far, under the sheet, as on paper
     state.show_flash()
     if not gs.is_terminal() and gs.current_player() not in (CHANCE, TEAM):
         with st.container(key="advisor-slot"):
             advisor_panel(ses, gs, [seat] if seat in deciding and not bots[seat] else [], names)
-    with st.expander(_("The table: turn track, mission, the others' sheets")):
+    with st.expander(_("The table: turn track, mission, the others' sheets") if game.cooperative
+                     else _("The table: news and the others' sheets") if game.n_seats > 1 else _("News of the game")):
         if game.has_turn_track:
             turn_track(gs, names)
         if game.has_mission:
@@ -154,9 +165,10 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
         news_panel.news_list(ses, names)
         seat_sheets(gs, names, bots, skip=seat, recent=tv.recent_crosses(ses.events, game.n_seats),
                     colourblind=colourblind)
-        ss["colourblind-phone"] = bool(ss.get("colourblind"))
-        st.toggle(_("Colour-blind mode (letters on cells)"), key="colourblind-phone", on_change=_sync_colourblind)
     undo_button(ses, "seat")
+    # the phone's own settings: at hand, not inside "The table" (the sidebar's are hidden on a phone)
+    ss["colourblind-phone"] = bool(ss.get("colourblind"))
+    st.toggle(_("Colour-blind mode (letters on cells)"), key="colourblind-phone", on_change=_sync_colourblind)
     with st.container(horizontal=True, key="phone-links"):
         st.page_link(str(PAGES_DIR / "start.py"), label=_("Start"), icon="🏁")
         st.page_link(str(PAGES_DIR / "history.py"), label=_("History"), icon="📜")
@@ -164,7 +176,8 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
 
 
 def host_view(ses, gs, names, bots, kind, access: str) -> None:
-    """The mission leader's screen; it also enters for any seat (one device for the table)."""
+    """The host's screen (a co-op game: the mission leader's); it enters for the seats without a
+    phone of their own (one device for the table), and for a seat with a phone when asked."""
     game = gs.game
     events = ses.events
     if game.has_turn_track:
@@ -175,6 +188,8 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
     else:
         st.markdown(_("**Roll {roll}** · active: {seat}").format(roll=gs.roll_index + 1,
                                                                   seat=seat_label(names, gs.active)))
+    if access == "host":
+        join_box(ses, bots)  # right under the track: the phones join before the first roll
     if game.has_mission:
         with st.expander(_("Team plan")):
             team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
@@ -195,6 +210,7 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
         else:
             with st.container(border=True, key="dice-area"):
                 dice_panel(gs, names, bots, events)
+        running_score(gs, names)  # base and solo: the score so far, as kept on paper
     with side:
         news_panel.news_strip(ses, names)
         if game.has_mission and not gs.is_terminal():
@@ -202,40 +218,52 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
                 mission_panel(game.progress(gs).to_json(), names)
     if not (gs.is_terminal() or gs.current_player() in (CHANCE, TEAM)):
         mine = [s for s in deciding if not bots[s]]
-        here = [s for s in mine if s not in claims]
+        phones = [s for s in mine if s in claims]  # they decide on their own phones
+        if ss.get("enter-phones-roll") != roll_key(gs):  # asked for one roll at a time
+            ss["enter-phones-roll"] = roll_key(gs)
+            ss["enter-phones"] = False
+        offered = [s for s in mine if s not in claims or ss.get("enter-phones")]
         with st.container(key="advisor-slot"):  # one element whatever it shows: the entry below keeps its place
-            advisor_panel(ses, gs, mine, names)
-        phones = [s for s in mine if s in claims]
+            advisor_panel(ses, gs, offered, names)
         if phones:
-            st.caption(_("📱 Deciding on their own devices: {seats}. You can also enter for them here.").format(
-                seats=", ".join(seat_label(names, s) for s in phones)))
-        if mine:
-            default = here[0] if here else mine[0]
-            if len(mine) > 1:
-                if ss.get("entry-seat") not in mine:
+            with st.container(horizontal=True, key="phones-deciding", vertical_alignment="center"):
+                st.caption(ngettext("📱 {seats} decides on their phone.", "📱 {seats} decide on their phones.",
+                                    len(phones)).format(seats=", ".join(seat_label(names, s) for s in phones)))
+                st.toggle(_("Enter for a seat with a phone"), key="enter-phones",
+                          help=_("For a seat whose phone is away: its entry can also be made here."))
+        if offered:
+            default = next((s for s in offered if s not in claims), offered[0])
+            if len(offered) > 1:
+                if ss.get("entry-seat") not in offered:
                     ss["entry-seat"] = default
-                entry_seat = st.segmented_control(_("Entering for"), mine, key="entry-seat", required=True,
+                entry_seat = st.segmented_control(_("Entering for"), offered, key="entry-seat", required=True,
                                                   format_func=lambda s: seat_label(names, s) + (" 📱" if s in claims else ""))
                 if entry_seat is None:
                     entry_seat = default
             else:
-                entry_seat = mine[0]
+                entry_seat = offered[0]
             _fresh_selection(ses, gs, entry_seat)
-            role = _("active") if entry_seat == gs.active and gs.phase == "active" else _("passive")
-            st.markdown(_("#### {seat} decides ({role})").format(seat=seat_label(names, entry_seat), role=role))
+            who = seat_label(names, entry_seat)
+            if game.n_seats == 1:  # solo: nobody else, so no active or passive role
+                st.markdown(_("#### {seat} decides").format(seat=who))
+            else:
+                role = _("active") if entry_seat == gs.active and gs.phase == "active" else _("passive")
+                st.markdown(_("#### {seat} decides ({role})").format(seat=who, role=role))
             move_controls(gs, entry_seat, names, bool(ss.get("colourblind")), marks=tv.column_marks(gs, entry_seat))
-        else:
+        elif not phones:
             st.info(_("Waiting for {seats}.").format(seats=_who_waits(gs, names, bots, deciding)))
-    if access == "host":
-        join_box(ses, claims, bots)
     st.markdown(_("##### Sheets"))
     seat_sheets(gs, names, bots, skip=entry_seat, recent=tv.recent_crosses(events, game.n_seats),
                 colourblind=bool(ss.get("colourblind")))
     undo_button(ses, access)
 
 
-def join_box(ses, claims: set, bots) -> None:
-    """The lobby and the join codes, open while a human seat has no device of its own."""
+def join_box(ses, bots) -> None:
+    """The lobby and the join codes, open before the first roll while a human seat has no device
+    of its own; none in a game one person plays (solo, or one person against bots)."""
+    if sum(1 for b in bots if not b) <= 1:
+        return
+    claims = {int(k) for k in (ses.meta.get("claims") or {}) if str(k).isdigit()}
     free = [i for i in range(ses.game.n_seats) if not bots[i] and i not in claims]
     label = (ngettext("📱 Join with phones — {n} seat free", "📱 Join with phones — {n} seats free", len(free))
              .format(n=len(free)) if free else _("📱 Join with phones"))

@@ -67,6 +67,20 @@ def roll_button(allowed: bool, seen_roll: str) -> None:
               args=(seen_roll,), disabled=not allowed)
 
 
+def roll_dice_text(st_) -> str:
+    """This roll's dice in a line of Markdown (a waiting seat's phone shows them beside its
+    sheet), with the dice the active seat set aside once it has chosen; "" before a roll."""
+    d = st_.dice
+    if d is None:
+        return ""
+    text = _("**This roll's dice**  \n{dice}").format(dice=dice_text(d.colours, d.numbers))
+    if st_.phase == "passive" and st_.game.sets_aside(st_) and isinstance(st_.active_move, Cross):
+        am = st_.active_move
+        text += "  \n" + _("Set aside: {colour_die} and {number_die}").format(
+            colour_die=colour_face_label(am.colour_die), number_die=number_face_label(am.number_die))
+    return text
+
+
 def dice_panel(st_, names: list[str], bots: list, events: list) -> None:
     """The dice of this roll and which dice each undecided seat may still use."""
     d = st_.dice
@@ -76,21 +90,22 @@ def dice_panel(st_, names: list[str], bots: list, events: list) -> None:
     for seat in range(st_.game.n_seats):
         label = seat_label(names, seat) + (" 🤖" if bots[seat] else "")
         role = _("active") if seat == st_.active else _("passive")
+        # solo: one seat, neither active nor passive
+        who = label if st_.game.n_seats == 1 else _("{seat} ({role})").format(seat=label, role=role)
         if seat in st_.pending or (st_.phase == "active" and seat == st_.active):
             cf, nf = st_.dice_for(seat)
-            lines.append(_("- {seat} ({role}) — to decide, may use {dice}").format(
-                seat=label, role=role, dice=dice_text(cf, nf)))
+            lines.append(_("- {who} — to decide, may use {dice}").format(who=who, dice=dice_text(cf, nf)))
         elif st_.phase == "active":
-            lines.append(_("- {seat} ({role}) — waits for the active seat to choose its dice").format(
-                seat=label, role=role))
+            lines.append(_("- {who} — waits for the active seat to choose its dice").format(who=who))
         else:
             ev = decided.get(seat)
             what = (_("crossed {colour} {cells}").format(
                         colour=colour_word(ev.colour),
                         cells="-".join(cell_label(st_.seats[seat].sheet, c) for c in ev.cells))
                     if isinstance(ev, CrossEvent)
-                    else _("failed roll / pass") if isinstance(ev, PassEvent) else _("decided"))
-            lines.append(_("- {seat} ({role}) — done: {what}").format(seat=label, role=role, what=md(what)))
+                    else (_("marked a failed roll") if st_.game.has_failed_rolls else _("passed"))
+                    if isinstance(ev, PassEvent) else _("decided"))
+            lines.append(_("- {who} — done: {what}").format(who=who, what=md(what)))
     st.markdown("\n".join(lines))
     if st_.phase == "passive" and st_.game.sets_aside(st_) and isinstance(st_.active_move, Cross):
         am = st_.active_move

@@ -23,7 +23,7 @@ from nochmal.store.session import (ConsentNeededError, GameOverError, RequestPen
                                    format_short_code)
 from nochmal.ui import device, state
 from nochmal.ui.actions import need, run_action
-from nochmal.ui.labels import seat_label
+from nochmal.ui.labels import leader, seat_label
 from nochmal.ui.safe import code, html_text, md
 
 #: The URL parameter of a per-seat link: the seat (counted from 1) to claim at once.
@@ -69,7 +69,8 @@ def _claim_or_ask(ses, seat: int, seen: object) -> str | None:
             return _("Another device already asks to take over seat {seat}. Try again later.").format(seat=seat + 1)
         ss["takeover"] = None
         ss["takeover_wait"] = {"game": ses.game_id, "seat": seat, "token": token}
-        return _("Asked the mission leader to let this device take over seat {seat}.").format(seat=seat + 1)
+        return _("Asked the {leader} to let this device take over seat {seat}.").format(
+            leader=leader(ses.game.cooperative), seat=seat + 1)
     return _claimed(ses, seat, seat_code)
 
 
@@ -177,8 +178,9 @@ def _waiting(ses, key: str) -> None:
     status, seat_code = ses.takeover_answer(seat, w.get("token"))
     if status == "pending":
         with st.container(key=f"{key}-waiting"):
-            st.info(_("Waiting for the mission leader's consent to take over seat {seat} ({name}) on this "
-                      "device…").format(seat=seat + 1, name=md(ses.seat_names[seat])), icon="⏳")
+            st.info(_("Waiting for the {leader}'s consent to take over seat {seat} ({name}) on this "
+                      "device…").format(leader=leader(ses.game.cooperative), seat=seat + 1,
+                                        name=md(ses.seat_names[seat])), icon="⏳")
             st.button(_("Stop asking"), key=f"{key}-stop-asking", on_click=_stop_waiting)
         return
     ss["takeover_wait"] = None
@@ -187,7 +189,8 @@ def _waiting(ses, key: str) -> None:
         st.rerun()  # the Table page opens on the seat's sheet (follow_goto at the next run's start)
     elif status == "refused":
         ss["claim_note"] = {"game": ses.game_id, "text": _(
-            "The mission leader refused to let this device take over seat {seat}.").format(seat=seat + 1)}
+            "The {leader} refused to let this device take over seat {seat}.").format(
+                leader=leader(ses.game.cooperative), seat=seat + 1)}
     else:
         ss["claim_note"] = {"game": ses.game_id, "text": _(
             "The request to take over seat {seat} lapsed. Ask again if you still need the seat.").format(
@@ -242,7 +245,7 @@ def seat_claim(ses, key: str = "claim-seat") -> None:
 # --------------------------------------------------------------------------- the host's answers
 def _answer(seat: int, allow: bool) -> None:
     def do(ses, access):
-        need(access == "host", _("only the mission leader's screen answers take-over requests"))
+        need(access == "host", _("only the {leader}'s screen answers take-over requests").format(leader=leader(ses.game.cooperative)))
         if not ses.answer_takeover(seat, allow):
             return _("That request was already answered or has lapsed.")
         if allow:
@@ -270,7 +273,7 @@ def takeover_prompts(ses, key: str = "takeover-ask") -> None:
 
 def _renew() -> None:
     def do(ses, access):
-        need(access == "host", _("only the mission leader's screen renews the join link"))
+        need(access == "host", _("only the {leader}'s screen renews the join link").format(leader=leader(ses.game.cooperative)))
         ses.renew_join_codes()
         return _("New join link and short join code: the old ones no longer open this game. Phones that "
                  "play a seat keep it.")
@@ -280,7 +283,7 @@ def _renew() -> None:
 
 def _release(seat: int) -> None:
     def do(ses, access):
-        need(access == "host", _("only the mission leader's screen frees a seat"))
+        need(access == "host", _("only the {leader}'s screen frees a seat").format(leader=leader(ses.game.cooperative)))
         ses.release_seat(seat)
         return _("Seat {seat} is free: its link plays it on the next device that opens it.").format(seat=seat + 1)
 

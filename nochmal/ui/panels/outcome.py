@@ -10,9 +10,10 @@ import streamlit as st
 from nochmal.engine.coopdata import CHECK_TURNS
 from nochmal.engine.ruleids import words_and_rules
 from nochmal.data.i18n import N_, _, ngettext
-from nochmal.ui.labels import colour_word, provenance_label, provenance_summary_words, seat_label, translated
+from nochmal.ui.labels import colour_word, provenance_label, provenance_summary_words, translated
 from nochmal.ui.safe import md
 from nochmal.ui.panels.mission import mission_panel
+from nochmal.ui.panels.score import seat_cell
 
 #: R-SOLO-SCORE: the words of the solo rating bands (``nochmal.engine.game.SOLO_BANDS``)
 SOLO_BAND_WORDS = {w: w for w in (
@@ -100,7 +101,7 @@ def outcome_panel(st_, names: list[str]) -> None:
                              _("penalty"): _penalty(c.get("penalty") or {}, int(t), c["met"])})
             if rows:
                 st.table(rows)
-            st.table([{_("seat"): seat_label(names, i), _("failed rolls"): out["failed_rolls"][i],
+            st.table([{_("seat"): seat_cell(names, i), _("failed rolls"): out["failed_rolls"][i],
                        _("\"!\" left"): out["jokers_left"][i], _("column points"): out["scores"][i]["columns"],
                        _("columns"): " ".join(out["scores"][i]["columns_completed"])}
                       for i in range(len(names))])
@@ -120,7 +121,7 @@ def outcome_panel(st_, names: list[str]) -> None:
             st.success(text.format(rolls=out["rolls"], reason=md(reason), winners=winners))
             _why(rules)
         if not st_.game.cooperative:
-            st.table([{_("seat"): seat_label(names, s["seat"]), _("colours"): s["colours"], _("columns"): s["columns"],
+            st.table([{_("seat"): seat_cell(names, s["seat"]), _("colours"): s["colours"], _("columns"): s["columns"],
                        _("\"!\""): s["jokers"], _("stars"): s["stars"], _("total"): s["total"],
                        _("colours completed"): ", ".join(colour_word(c) for c in s["colours_completed"]),
                        _("columns completed"): " ".join(s["columns_completed"])} for s in out["scores"]])
