@@ -18,6 +18,7 @@ lines, the cells' drawn marks (their ``::after`` content). Screenshots: ``phone-
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from conftest import settle
@@ -188,10 +189,15 @@ def test_colour_blind_mode_is_at_hand_and_its_german_letters_are_distinct(browse
             return cell(page, seat, name).evaluate(
                 "b => getComputedStyle(b, '::after').content")
 
-        cell(page, seat, one[0]).wait_for()
-        page.wait_for_function("(b) => getComputedStyle(b, '::after').content.length > 4",
-                               arg=cell(page, seat, one[0]).element_handle())
-        letters = {colour: drawn(name).split("/")[0].strip().strip('"') for colour, name in one.items()}
+        def shown_letters():
+            return {colour: drawn(name).split("/")[0].strip().strip('"') for colour, name in one.items()}
+
+        # the cells are looked up afresh each time: the switch's run may replace their elements
+        deadline = time.monotonic() + 15
+        letters = shown_letters()
+        while len(set(letters.values())) < 5 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            letters = shown_letters()
         with i18n.using("de"):
             names = {colour: colour_name(colour) for colour in one}
         assert len(set(letters.values())) == 5, letters
