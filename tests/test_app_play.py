@@ -463,7 +463,7 @@ def test_colourblind_mode_letters(env):
     at = app({"game": ses.game_id, "code": ses.meta["host_code"]})
     at.switch_page(TABLE).run()
     assert "G★" not in "".join(h.value for h in at.html if "st-key-cell-0-H1" in h.value)
-    at.toggle(key="colourblind").set_value(True).run()
+    at.toggle(key="colourblind-side").set_value(True).run()
     no_exception(at)
     css = "".join(h.value for h in at.html if "st-key-cell-0-H1" in h.value)
     assert 'content:"G★"' in css  # H1 of sheet I is a green star

@@ -114,7 +114,9 @@ def sidebar(page):
     returns the box for the page's end marker (``follow.page_ended``), None without a game."""
     with st.sidebar:
         lang.switch()
-        st.toggle(_("Colour-blind mode (letters on cells)"), key="colourblind")
+        state.colourblind_switch("colourblind-side")
+        st.toggle(_("Colour-blind mode (letters on cells)"), key="colourblind-side", on_change=state.set_colourblind,
+                  args=("colourblind-side",))
         opened = state.open_game()
         if opened is not None:
             ses, access = opened

@@ -44,6 +44,28 @@ DEFAULTS = {
 }
 
 
+#: the widgets that switch colour-blind mode (the sidebar's; a seat's phone has its own on the page)
+COLOURBLIND_SWITCHES = ("colourblind-side", "colourblind-phone")
+
+
+def colourblind_switch(key: str) -> None:
+    """Before drawing the colour-blind switch ``key``: its value from the setting, only if it has
+    none yet. Never written on every run: a run that set it would undo a tap on it that came in
+    meanwhile (seen in CI, the letters never came)."""
+    if key not in st.session_state:
+        st.session_state[key] = bool(st.session_state.get("colourblind"))
+
+
+def set_colourblind(key: str) -> None:
+    """Callback of a colour-blind switch: the setting (``colourblind``) and the other switch follow it."""
+    ss = st.session_state
+    on = bool(ss.get(key))
+    ss["colourblind"] = on
+    for other in COLOURBLIND_SWITCHES:
+        if other != key and other in ss:
+            ss[other] = on
+
+
 def init() -> None:
     for k, v in DEFAULTS.items():
         if k not in st.session_state:

@@ -94,10 +94,6 @@ def _roll_area(ses, gs, names, bots, kind, allowed: bool) -> None:
             dice_entry(nc, nn, allowed, roll_key(gs))
 
 
-def _sync_colourblind() -> None:
-    ss["colourblind"] = bool(ss.get("colourblind-phone"))
-
-
 def _who_waits(gs, names, bots, deciding) -> str:
     return ", ".join(seat_label(names, s) + (" 🤖" if bots[s] else "") for s in deciding)
 
@@ -167,8 +163,9 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
                     colourblind=colourblind)
     undo_button(ses, "seat")
     # the phone's own settings: at hand, not inside "The table" (the sidebar's are hidden on a phone)
-    ss["colourblind-phone"] = bool(ss.get("colourblind"))
-    st.toggle(_("Colour-blind mode (letters on cells)"), key="colourblind-phone", on_change=_sync_colourblind)
+    state.colourblind_switch("colourblind-phone")
+    st.toggle(_("Colour-blind mode (letters on cells)"), key="colourblind-phone", on_change=state.set_colourblind,
+              args=("colourblind-phone",))
     with st.container(horizontal=True, key="phone-links"):
         st.page_link(str(PAGES_DIR / "start.py"), label=_("Start"), icon="🏁")
         st.page_link(str(PAGES_DIR / "history.py"), label=_("History"), icon="📜")
