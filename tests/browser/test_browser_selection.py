@@ -123,3 +123,44 @@ def test_a_confirmed_cross_shows_sending_at_once_then_the_entry_on_the_table(bro
         assert load(store, ses.game_id).n_events == ses.n_events + 1
     finally:
         context.close()
+
+
+def test_one_tap_chooses_a_die_even_right_after_a_cell_tap(browser, app_url, store, screenshot):
+    """Issue 42, item 1 ("select boxes that need a second click"): on a phone, a tap on a cell and at
+    once a tap on a die under "Choose the dice yourself" both take, the first time; and on the
+    Start page one tap opens the players' list."""
+    ses = new_game(store)
+    ses.record(ROLL, by="test")
+    seat = tv.seats_to_decide(ses.state)[0]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        page.goto(table_url(app_url, ses))
+        expect(page.locator(".st-key-cross-btn")).to_be_visible()
+        idle(page)
+        page.get_by_text("Choose the dice yourself").click()
+        blue = page.get_by_role("radiogroup", name="Colour die", exact=True).get_by_role("radio", name="blue")
+        four = page.get_by_role("radiogroup", name="Number die", exact=True).get_by_role("radio", name="4")
+        expect(blue).to_be_visible()
+        idle(page)
+        tap_fast(page, seat, ["H4"])  # a cell, and without waiting for the page:
+        blue.click()  # a die,
+        four.click()  # and the other die
+        idle(page)
+        time.sleep(1)  # whatever reruns came after
+        idle(page)
+        expect(blue).to_have_attribute("aria-checked", "true")
+        expect(four).to_have_attribute("aria-checked", "true")
+        expect_drawn(page, seat, ses.state.seats[seat].sheet, ["H4"])
+        screenshot(page, "selection-phone-dice-one-tap")
+
+        page.goto(app_url)  # the Start page: one tap opens the list of player counts
+        players = page.get_by_role("combobox", name="Players")
+        expect(players).to_be_visible()
+        players.click()
+        expect(page.get_by_role("option", name="4", exact=True)).to_be_visible(timeout=5_000)
+        page.get_by_role("option", name="4", exact=True).click()
+        expect(players).to_have_value("4")
+    finally:
+        context.close()
