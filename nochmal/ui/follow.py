@@ -71,8 +71,8 @@ const idle = () => {
   const app = document.querySelector("[data-testid=stApp]");
   return !!app && app.getAttribute("data-test-script-state") === "notRunning";
 };
-// how long (ms) the page has been idle in a row (0: a run is going)
-const idleFor = (f) => idle() ? Date.now() - (f.busyAt || 0) : 0;
+// how long (ms) the page has been idle in a row (0: a run is going), counted from ``from`` at the earliest
+const idleFor = (f, from) => idle() ? Date.now() - Math.max(f.busyAt || 0, from) : 0;
 const connected = (f) => !!f.host && f.host.isConnected;
 
 async function follow(f) {
@@ -129,10 +129,13 @@ async function follow(f) {
       // server first; its late whole-page run then met the player's next tap on "Cross", a request
       // of the entry's fragment, which Streamlit drops while a whole run has not drawn the fragment
       // yet: an entry was lost in the three-phone game.)
-      // Asked only once the page has been idle for QUIET ms in a row (at once if it already has
-      // been): a navigation (a claim, then the Table page) runs several times in a row, and a
-      // player tapping the sheet brings the new version with the next run anyway.
-      for (let i = 0; idleFor(f) < QUIET && i < 200 && f.data === d; i++) await sleep(50);
+      // Asked only once the page has been idle for QUIET ms in a row: a navigation (a claim, then
+      // the Table page) runs several times in a row, and a player tapping the sheet brings the new
+      // version with the next run anyway. On the Table page (d.soon) a page already idle that long
+      // asks at once; elsewhere the QUIET ms count from the answer (a device waiting on Start for a
+      // take-over to be allowed, asking at once, was left on Start once in CI).
+      const from = d.soon ? 0 : Date.now();
+      for (let i = 0; idleFor(f, from) < QUIET && i < 200 && f.data === d; i++) await sleep(50);
       if (f.data !== d) continue;
       const now = Date.now();
       if (f.askedFor !== answer.version || now - f.askedAt > PAUSE) {

@@ -387,6 +387,7 @@ def watch_game(ses, *, events: bool, focus: bool = False):
     data = {"url": changes.url() if served else "", "game": ses.game_id, "seat": "" if seat is None else str(seat),
             "device": dev, "token": changes.token(ses.game_id, seat, dev) if served else "", "events": bool(events),
             "focus": bool(focus and events and seat is not None),
+            "soon": bool(focus),  # the Table page: a change is asked for at once when the page is idle
             "version": changes.version(ses.n_events, ses.meta, events,
                                        seat_focus(ses.state, seat) if focus and seat is not None else None)}
     return follow.guard(data)
