@@ -15,6 +15,7 @@ from nochmal.bots.compiled import kernel_for
 from nochmal.bots.coop_weights import coop_bias, coop_weights, even_strike_due
 from nochmal.bots.heuristic import BASE_WEIGHTS, SeatView, Weights, score_cells, score_cross, seat_view
 from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER, remove_faces
+from nochmal.engine.floats import ordered_sum
 from nochmal.engine.moves import PASS, Cross, move_groups
 
 def _weights_for(state) -> tuple[Weights, object]:
@@ -78,7 +79,7 @@ def team_choices(state, w: Weights, bias) -> list:
     def others_value(colour_faces, number_faces) -> float:
         key = (colour_faces, number_faces)
         if key not in replies:
-            replies[key] = sum(_best_for_dice(state, p, w, bias, colour_faces, number_faces, memos[p], views[p])[0]
+            replies[key] = ordered_sum(_best_for_dice(state, p, w, bias, colour_faces, number_faces, memos[p], views[p])[0]
                                for p in others)
         return replies[key]
 

@@ -8,6 +8,7 @@ is given twice while another seat is free."""
 from __future__ import annotations
 
 from nochmal.engine.cells import COLOURS, COLUMN_MASKS, COLUMNS, N_COLS, ROW_MASKS, indices
+from nochmal.engine.floats import ordered_sum
 from nochmal.engine.missions import requirement_count
 
 
@@ -46,7 +47,7 @@ def team_plan(game) -> dict:
     for req in game.mission.requirements:
         if req.kind == "colours":
             k = requirement_count(req, game.tableau)
-            ranked = sorted(range(5), key=lambda c: sum(_distance(sh, sh.colour_masks[c]) for sh in sheets))
+            ranked = sorted(range(5), key=lambda c: ordered_sum(_distance(sh, sh.colour_masks[c]) for sh in sheets))
             wanted = ranked[:k]
             parts = _assign(n, wanted, lambda s, c: _distance(sheets[s], sheets[s].colour_masks[c]))
             for s, cs in enumerate(parts):

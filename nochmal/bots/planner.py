@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from nochmal.bots.compiled import solo_sim
 from nochmal.bots.coop_weights import coop_rollout_value
 from nochmal.bots.greedy import _weights_for, greedy_policy, ranked_moves, team_choices, team_choosing, team_decision
+from nochmal.engine.floats import ordered_sum
 from nochmal.engine.moves import PASS
 
 
@@ -262,10 +263,10 @@ def _compiled_rollouts(state, cands, seat: int, seeds: list[int]) -> list[list[f
 def _ranked(cfg: PlannerConfig, cands: list, values: list[list[float]]) -> list:
     """:func:`plan`'s answer from every candidate's rollout values (the same seeds for all)."""
     k = len(values[0])
-    mean = [sum(v) / k for v in values]
+    mean = [ordered_sum(v) / k for v in values]
     counts = [k] * len(cands)
-    dsum = [sum(a - b for a, b in zip(v, values[0])) for v in values]
-    dsq = [sum((a - b) ** 2 for a, b in zip(v, values[0])) for v in values]
+    dsum = [ordered_sum(a - b for a, b in zip(v, values[0])) for v in values]
+    dsq = [ordered_sum((a - b) ** 2 for a, b in zip(v, values[0])) for v in values]
     ranked = sorted(range(len(cands)), key=lambda j: (-mean[j], j))
     if ranked[0] != 0 and (cfg.margin or cfg.switch_z is not None) and \
             not _clearly_better(cfg, mean, ranked[0], counts, dsum, dsq):

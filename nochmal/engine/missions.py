@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from nochmal.engine.cells import COLOURS, COLUMN_MASKS, COLUMNS, ROW_MASKS
 from nochmal.engine.coopdata import MissionSpec, Requirement, TableauSpec
+from nochmal.engine.floats import ordered_sum
 
 
 @dataclass
@@ -44,7 +45,7 @@ class MissionProgress:
     def share(self) -> float:
         """The share of the mission done, 0..1: each requirement counts equally."""
         reqs = self.requirements
-        return sum(min(len(r.done), r.needed) / r.needed if r.needed else 1.0 for r in reqs) / len(reqs)
+        return ordered_sum(min(len(r.done), r.needed) / r.needed if r.needed else 1.0 for r in reqs) / len(reqs)
 
     def to_json(self) -> dict:
         return {"mission": self.mission, "name": self.name, "complete": self.complete,
