@@ -8,13 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 from nochmal.bots.greedy import greedy_policy, ranked_moves
-from nochmal.bots.planner import SWITCH_SD_FLOOR, PlannerConfig, _clearly_better, make_planner, plan
+from nochmal.bots.planner import _clearly_better, make_planner, plan
+from nochmal.bots.settings import SWITCH_SD_FLOOR, PlannerConfig
 from nochmal.engine.cells import COLOURS
 from nochmal.engine.coop import CoopGame
 from nochmal.engine.game import BaseGame, SoloGame, play
 from nochmal.engine.moves import PASS
 from nochmal.bots.plan import team_plan
-from nochmal.bots.policies import get_policy, random_policy
+from nochmal.bots.policies import random_policy
+from nochmal.bots.registry import get_policy
 
 TINY = make_planner(PlannerConfig(candidates=3, rollouts=3))
 
@@ -180,7 +182,7 @@ def test_solo_sim_chooses_what_greedy_chooses(sheet, monkeypatch):
     """The planner's bare-bit-mask solo rollouts must be greedy's play, move for move (greedy
     here: the Python heuristic, not the compiled decision)."""
     from nochmal.bots import greedy as bots
-    from nochmal.bots.compiled import solo_sim
+    from nochmal.bots.kernel.solo_driver import solo_sim
     from nochmal.bots.planner import rollout
 
     monkeypatch.setattr(bots, "COMPILED_GREEDY", False)
@@ -238,7 +240,7 @@ def test_compiled_greedy_decides_what_the_python_heuristic_decides(sheets):
 
 
 def test_solo_sim_only_for_solo():
-    from nochmal.bots.compiled import solo_sim
+    from nochmal.bots.kernel.solo_driver import solo_sim
 
     assert solo_sim(CoopGame.create(1, 1)) is None and solo_sim(BaseGame(["standard", "red"])) is None
 
@@ -299,7 +301,7 @@ def test_compiled_rollouts_of_several_starts_are_each_greedys_game(monkeypatch):
     """The planner's batch call: every start position played with the same dice gives the score
     the engine's greedy rollout (the Python heuristic) gives from that position with those dice."""
     from nochmal.bots import greedy as bots
-    from nochmal.bots.compiled import solo_sim
+    from nochmal.bots.kernel.solo_driver import solo_sim
     from nochmal.bots.planner import rollout
 
     monkeypatch.setattr(bots, "COMPILED_GREEDY", False)
@@ -391,3 +393,12 @@ def test_even_split_is_the_most_even_legal_split(lefts, amount):
         return max(after) - min(after), split
 
     assert even_split(lefts, amount) == (min(every, key=spread) if every else None)
+
+
+def test_every_mode_has_its_planner_and_its_work_budget():
+    """The per-mode settings are looked up strictly (``PLANNER_CONFIGS[game.mode]``): every mode of
+    the engine's variant registry has an entry in each table."""
+    from nochmal.bots.settings import PLANNER_CONFIGS, WORK_BUDGET
+    from nochmal.engine.game import variant_names
+
+    assert set(PLANNER_CONFIGS) == set(WORK_BUDGET) == set(variant_names())

@@ -1,4 +1,4 @@
-"""The compiled co-op game (nochmal.bots.coop_kernel) plays what the Python engine plays: the same
+"""The compiled co-op game (nochmal.bots.kernel) plays what the Python engine plays: the same
 seeded games both ways — every mission x 1-6 seats, every kernel policy (the random bot, the
 largest cross, the co-op greedy), plus other sheets, tableaus and missions — with identical
 actions (dice, crosses, failed rolls, team decisions) and identical outcomes (C-FAIL,
@@ -12,9 +12,9 @@ import random
 import numpy as np
 import pytest
 
-from nochmal.bots import coop_kernel as ck
 from nochmal.bots.coop_weights import even_split
-from nochmal.bots.planner import PlannerConfig
+from nochmal.bots.kernel import coop, drivers, greedy, layout, mt, records, results
+from nochmal.bots.settings import PlannerConfig
 from nochmal.engine.coop import CoopGame, strike_splits
 from nochmal.engine.coopdata import MissionSpec, get_tableau, tableau_from_data
 from nochmal.engine.game import ACTIVE, PASSIVE
@@ -38,12 +38,12 @@ def with_planner(seed: int, below: int) -> tuple[str, ...]:
     return (*SIMPLE, "planner") if seed < below else SIMPLE
 
 
-def same_game(game, seed: int, policy: str) -> ck.GameRecord:
+def same_game(game, seed: int, policy: str) -> records.GameRecord:
     """Play one seed both ways; assert the same actions and outcome; the engine's record (the
     planner with :data:`PLANNER`'s settings)."""
     cfg = PLANNER if policy == "planner" else None
-    ref = ck.reference_record(game, seed, policy, cfg)
-    fast = ck.kernel_record(game, seed, policy, cfg)
+    ref = records.reference_record(game, seed, policy, cfg)
+    fast = records.kernel_record(game, seed, policy, cfg)
     where = f"{policy} seats={game.n_seats} mission={game.mission.id} seed={seed}"
     for i, (a, b) in enumerate(zip(ref.events, fast.events)):
         assert a == b, f"{where}: action {i} differs: engine {a}, kernel {b}"
@@ -105,12 +105,12 @@ def one_field(sheet_id: str, boxes: int = 3):
 # --------------------------------------------------------------------------- the random stream
 @pytest.mark.parametrize("seed", [0, 1, 7, 2**31, 2**32 - 1, 2**32, 123456789012345678, 2**63 - 1])
 def test_the_kernel_carries_cpythons_random(seed):
-    mt = np.zeros(625, np.int64)
-    ck.mt_seed(seed, mt)
+    state = np.zeros(625, np.int64)
+    mt.mt_seed(seed, state)
     rng = random.Random(seed)
-    assert np.array_equal(mt, ck.mt_state(rng))
+    assert np.array_equal(state, mt.mt_state(rng))
     for n in [6, 1, 2, 3, 6, 7, 100, 2 + seed % 5000, 2**31 + 1] * 50:  # past one twist of the state
-        assert ck.randbelow(mt, n) == rng._randbelow(n)
+        assert mt.randbelow(state, n) == rng._randbelow(n)
 
 
 # --------------------------------------------------------------------------- team decisions
@@ -123,13 +123,13 @@ def test_the_strike_splits_in_the_engines_order():
         amount = rng.randint(1, max(1, sum(lefts)))
         splits = strike_splits(lefts, amount)
         ways = np.zeros((n + 1, amount + 1), np.int64)
-        ck._ways(np.array(lefts, np.int64), n, amount, ways)
+        coop._ways(np.array(lefts, np.int64), n, amount, ways)
         assert ways[0, amount] == len(splits)
         for i in sorted({0, len(splits) - 1, rng.randrange(max(1, len(splits)))}):
             if not splits:
                 break
             out = np.zeros(6, np.int64)
-            ck._nth_split(np.array(lefts, np.int64), n, amount, i, out)
+            coop._nth_split(np.array(lefts, np.int64), n, amount, i, out)
             assert tuple(out[:n]) == splits[i].per_seat
 
 
@@ -140,24 +140,24 @@ def test_the_even_split_is_the_greedys():
         lefts = tuple(rng.randint(0, 9) for _ in range(n))
         amount = rng.randint(0, sum(lefts) + 1)
         out = np.zeros(6, np.int64)
-        found = ck._even_split(np.array(lefts, np.int64), n, amount, out)
+        found = greedy._even_split(np.array(lefts, np.int64), n, amount, out)
         want = even_split(lefts, amount)
         assert (tuple(out[:n]) if found else None) == want, (lefts, amount)
 
 
 # --------------------------------------------------------------------------- whole games
-@pytest.mark.parametrize("policy", sorted(ck.POLICIES))
+@pytest.mark.parametrize("policy", sorted(layout.POLICIES))
 @pytest.mark.parametrize("mission", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
 def test_the_kernel_plays_the_engines_games(players, mission, policy):
     game = CoopGame.create(players, mission)
-    assert ck.kernel_plays(game, policy)
+    assert drivers.kernel_plays(game, policy)
     for seed in SEEDS[policy]:
         same_game(game, 1000 * mission + seed, policy)
 
 
 @pytest.mark.bench
-@pytest.mark.parametrize("policy", sorted(ck.POLICIES))
+@pytest.mark.parametrize("policy", sorted(layout.POLICIES))
 @pytest.mark.parametrize("mission", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
 def test_fifty_games_each(players, mission, policy):
@@ -232,7 +232,7 @@ def test_the_sequence_one_letter_per_moment():
                     o = same_game(game, seed, policy).outcome
                     seen["won"] += o["won"]
                     seen["3+ letters"] += len(o["sequence"]) >= 3
-                    for k, mine, others in _moments(game, ck.reference_state(game, seed, policy, PLANNER if policy == "planner" else None).history):
+                    for k, mine, others in _moments(game, records.reference_state(game, seed, policy, PLANNER if policy == "planner" else None).history):
                         if k + 1 < len(seq) and {seq[k], seq[k + 1]} <= (mine if seq[k] in mine else others):
                             seen["same moment"] += 1
                         if k + 1 < len(seq) and seq[k] in mine and seq[k + 1] in others:
@@ -244,15 +244,15 @@ def test_the_parity_games_went_through_the_rules():
     """The games above met every end and every penalty (run after them: pytest keeps file order)."""
     if sum(COVERAGE.values()) < 850:
         pytest.skip("counts what the parity games of this file met: run them with it")
-    for key in (*ck.REASONS, "removed colour", "removed number", "strike all", "strike split random",
+    for key in (*layout.REASONS, "removed colour", "removed number", "strike all", "strike split random",
                 "strike split largest", "strike split greedy", "strike split planner", "letters 1", "won largest",
                 "won greedy", "won planner", "planner removed colour", "planner removed number"):
         assert COVERAGE[key] > 0, (key, COVERAGE)
 
 
 def test_rules_version_1_is_not_played_in_compiled_code():
-    assert ck.kernel_plays(CoopGame.create(3, 1)) and ck.kernel_plays(CoopGame.create(3, 1), "greedy")
-    assert not ck.kernel_plays(CoopGame.create(3, 1, rules_version=1))
+    assert drivers.kernel_plays(CoopGame.create(3, 1)) and drivers.kernel_plays(CoopGame.create(3, 1), "greedy")
+    assert not drivers.kernel_plays(CoopGame.create(3, 1, rules_version=1))
 
 
 def test_the_greedy_only_with_the_heuristic_the_kernel_computes(monkeypatch):
@@ -261,31 +261,31 @@ def test_the_greedy_only_with_the_heuristic_the_kernel_computes(monkeypatch):
 
     game = CoopGame.create(2, 3)
     monkeypatch.setattr(greedy, "TEAM_ACTIVE", False)
-    assert not ck.kernel_plays(game, "greedy") and ck.kernel_plays(game, "random")
+    assert not drivers.kernel_plays(game, "greedy") and drivers.kernel_plays(game, "random")
     monkeypatch.setattr(greedy, "TEAM_ACTIVE", True)
     monkeypatch.setattr(coop_weights, "coop_weights", lambda game: Weights(flex=0.5, mission=True))
-    assert not ck.kernel_plays(game, "greedy")
+    assert not drivers.kernel_plays(game, "greedy")
 
 
 def test_many_games_in_one_call_are_the_single_games():
     game = CoopGame.create(3, 5)
-    rows = ck.play_many(game, range(20), "largest")
+    rows = drivers.play_many(game, range(20), "largest")
     for seed in (0, 7, 19):
-        record = ck.kernel_record(game, seed, "largest")
-        assert rows[seed, ck.R_TURNS] == record.outcome["turns"]
-        assert rows[seed, ck.R_TEAM] == record.outcome["team_points"]
-        assert ck.REASONS[rows[seed, ck.R_REASON]] == record.outcome["reason"]
+        record = records.kernel_record(game, seed, "largest")
+        assert rows[seed, layout.R_TURNS] == record.outcome["turns"]
+        assert rows[seed, layout.R_TEAM] == record.outcome["team_points"]
+        assert layout.REASONS[rows[seed, layout.R_REASON]] == record.outcome["reason"]
     with pytest.raises(ValueError, match="seeds"):
-        ck.play_many(game, [-1])
+        drivers.play_many(game, [-1])
 
 
 def test_games_on_two_threads_are_the_same_games():
     game = CoopGame.create(4, 2)
-    for policy in ck.POLICIES:
+    for policy in layout.POLICIES:
         k = 6 if policy == "planner" else 40
         cfg = PLANNER if policy == "planner" else None
-        assert np.array_equal(ck.play_many(game, range(k), policy, threads=2, cfg=cfg),
-                              ck.play_many(game, range(k), policy, cfg=cfg))
+        assert np.array_equal(drivers.play_many(game, range(k), policy, threads=2, cfg=cfg),
+                              drivers.play_many(game, range(k), policy, cfg=cfg))
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy", "planner"])
@@ -323,11 +323,11 @@ def test_sweep_rows_of_other_sheets_and_tableaus():
              CoopGame([striped(1), striped(3)], 5, tableau(2, goal_10=50, goal_19=50, goal_27=100))]
     for game in games:
         seeds = list(range(30))
-        rows, ends = ck.play_many(game, seeds, "greedy", ends=True)
+        rows, ends = drivers.play_many(game, seeds, "greedy", ends=True)
         fast = kernel_rows("coop", "greedy", seeds, game, rows, ends, cells=True)
         bare = kernel_rows("coop", "greedy", seeds, game, rows, ends, cells=False)
         for seed, row, end, got, got_bare in zip(seeds, rows, ends, fast, bare):
-            ref = game_row("coop", "greedy", seed, game, ck.end_state(game, row, end), cells=True)
+            ref = game_row("coop", "greedy", seed, game, results.end_state(game, row, end), cells=True)
             assert got == ref and list(got) == list(ref), (game.mission.id, seed)
             del ref["crossed"]
             assert got_bare == ref and list(got_bare) == list(ref), (game.mission.id, seed)
@@ -338,25 +338,25 @@ def test_the_crossed_cells_text_of_empty_and_full_sheets():
     an empty name list between its neighbours' (no name of another seat leaks into it)."""
     from nochmal.engine.cells import CELL_NAMES, names
 
-    ends = np.zeros((3, 3, ck.END_WIDTH), np.int64)
-    ends[0, 1, :ck.N_CELLS] = 1  # game 0: seat 2 crossed everything, seats 1 and 3 nothing
+    ends = np.zeros((3, 3, layout.END_WIDTH), np.int64)
+    ends[0, 1, :layout.N_CELLS] = 1  # game 0: seat 2 crossed everything, seats 1 and 3 nothing
     ends[1, 0, [0, 17, 104]] = 1
     ends[1, 2, [5]] = 1  # game 1: seat 2 nothing; game 2: nobody anything
-    got = ck.crossed_texts(ends)
-    want = [";".join(" ".join(names(sum(1 << i for i in range(ck.N_CELLS) if e[p, i]))) for p in range(3))
+    got = results.crossed_texts(ends)
+    want = [";".join(" ".join(names(sum(1 << i for i in range(layout.N_CELLS) if e[p, i]))) for p in range(3))
             for e in ends]
     assert got == want
     assert got[0] == ";" + " ".join(sorted(CELL_NAMES)) + ";"
     assert got[1] == "A1 C2 O7;;F1"
     assert got[2] == ";;"
-    assert [ck.crossed_text(e) for e in ends] == got
+    assert [results.crossed_text(e) for e in ends] == got
 
 
 # --------------------------------------------------------------------------- going on from a position
 def position_at(game, seed: int, turn: int, policy: str):
     """The engine game of ``policy`` from ``random.Random(seed)`` at the start of ``turn`` (its
     roll due), or None if the game ended before."""
-    act = ck.python_policy(policy)
+    act = records.python_policy(policy)
     rng = random.Random(seed)
     state = game.new_state()
     while not state.is_terminal():
@@ -376,10 +376,10 @@ def same_continuation(game, state, seed: int, policy: str, seen: collections.Cou
     from nochmal.engine.game import play
 
     before = state.to_json()
-    ref = play(state.clone(), ck.python_policy(policy), random.Random(seed))
-    row, end = ck.resume(game, state, seed, policy)
+    ref = play(state.clone(), records.python_policy(policy), random.Random(seed))
+    row, end = drivers.resume(game, state, seed, policy)
     assert state.to_json() == before  # the position is only read
-    fast = ck.end_state(game, row, end)
+    fast = results.end_state(game, row, end)
     where = (f"{policy} seats={game.n_seats} mission={game.mission.id} turn={state.roll_index + 1} "
              f"seed={seed}")
     assert game_row("coop", policy, seed, game, fast, cells=True) == \
@@ -389,14 +389,14 @@ def same_continuation(game, state, seed: int, policy: str, seen: collections.Cou
     assert [s.columns for s in fast.seats] == [s.columns for s in ref.seats], where
     pen = ref.extra.get("checks", {}).get("10", {}).get("penalty")
     if pen is None:
-        kind = ck.PEN_NONE
+        kind = layout.PEN_NONE
     else:
         per = pen.get("per_seat")
-        kind = ck.PEN_ALL if per == "all" else ck.PEN_ZERO if per is None else ck.PEN_SPLIT
-        assert row[ck.R_AMT10] == pen["jokers"], where
-    assert row[ck.R_PEN10] == kind, where
-    if kind == ck.PEN_SPLIT:
-        assert list(row[ck.R_STRIKE:ck.R_STRIKE + game.n_seats]) == pen["per_seat"], where
+        kind = layout.PEN_ALL if per == "all" else layout.PEN_ZERO if per is None else layout.PEN_SPLIT
+        assert row[layout.R_AMT10] == pen["jokers"], where
+    assert row[layout.R_PEN10] == kind, where
+    if kind == layout.PEN_SPLIT:
+        assert list(row[layout.R_STRIKE:layout.R_STRIKE + game.n_seats]) == pen["per_seat"], where
     checks = state.extra.get("checks", {})
     seen["positions"] += 1
     seen["after 10"] += "10" in checks
@@ -449,18 +449,18 @@ def test_going_on_from_the_first_turn_is_the_whole_game():
     many seeds from one position are the single ones."""
     game = CoopGame.create(3, 5)
     for policy in SIMPLE:
-        rows, ends = ck.play_many(game, range(5), policy, ends=True)
+        rows, ends = drivers.play_many(game, range(5), policy, ends=True)
         for seed in range(5):
-            row, end = ck.resume(game, game.new_state(), seed, policy)
+            row, end = drivers.resume(game, game.new_state(), seed, policy)
             assert np.array_equal(row, rows[seed]) and np.array_equal(end, ends[seed]), (policy, seed)
     state = position_at(game, 3, 15, "greedy")
-    rows, ends = ck.resume_many(game, state, range(10, 16))
+    rows, ends = drivers.resume_many(game, state, range(10, 16))
     for i, seed in enumerate(range(10, 16)):
-        row, end = ck.resume(game, state, seed)
+        row, end = drivers.resume(game, state, seed)
         assert np.array_equal(row, rows[i]) and np.array_equal(end, ends[i])
     with pytest.raises(ValueError, match="start of a turn"):
         state.apply(state.sample_roll(random.Random(0)))
-        ck.resume(game, state, 0)
+        drivers.resume(game, state, 0)
 
 
 def test_the_planners_compiled_rollouts_are_its_python_rollouts():
@@ -500,7 +500,7 @@ def test_the_perfect_dice_bound_plays_out_with_the_games_own_dice():
     from nochmal.bots import bound
     from nochmal.bots.greedy import greedy_policy
     from nochmal.bots.planner import rollout
-    from nochmal.bots.policies import POLICY_NAMES, get_policy
+    from nochmal.bots.registry import POLICY_NAMES, get_policy
 
     assert "bound" not in POLICY_NAMES and get_policy("bound") is bound.perfect_dice_policy
     checked = 0
@@ -534,8 +534,8 @@ def test_processes_share_the_compile_lock():
     probe = ("import fcntl, sys; fh = open(sys.argv[1], 'a')\n"
              "try:\n    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB); print('free')\n"
              "except BlockingIOError:\n    print('held')\n")
-    path = str(ck.compile_lock_path())
-    with ck._compile_lock():
+    path = str(drivers.compile_lock_path())
+    with drivers._compile_lock():
         held = subprocess.run([sys.executable, "-c", probe, path], capture_output=True, text=True, timeout=60)
     free = subprocess.run([sys.executable, "-c", probe, path], capture_output=True, text=True, timeout=60)
     assert (held.stdout.strip(), free.stdout.strip()) == ("held", "free"), (held.stderr, free.stderr)

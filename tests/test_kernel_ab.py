@@ -13,9 +13,20 @@ _spec.loader.exec_module(tool)
 
 
 def test_the_working_tree_and_a_revision_are_the_kernel_source():
-    assert tool.source(".") == (tool.ROOT / tool.KERNEL).read_text()
-    text = tool.source("HEAD")  # the committed kernel: the same module, perhaps an older state
+    files = tool.source(".")
+    assert files["drivers.py"] == (tool.ROOT / tool.KERNEL / "drivers.py").read_text()
+    assert "def play_many(" in files["drivers.py"] and "def _legal(" in files["moves.py"]
+    text = "".join(tool.source("HEAD").values())  # the committed kernel: the package, or the file before it
     assert "def play_many(" in text and "def _legal(" in text
+
+
+def test_a_version_loads_as_a_package_of_its_own(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = tool.load("kernel_vtest", {"__init__.py": "", "drivers.py": "from .layout import X\n",
+                                     "layout.py": "X = 1\n"}, tmp_path)
+    assert mod.__name__ == "kernel_vtest.drivers" and mod.X == 1
+    legacy = tool.load("kernel_vlegacy", {"__init__.py": "def play_many(): pass\n"}, tmp_path)
+    assert legacy.__name__ == "kernel_vlegacy" and callable(legacy.play_many)
 
 
 def test_an_unknown_revision_is_named_in_the_error():

@@ -5,7 +5,7 @@ import re
 import random
 from pathlib import Path
 
-from nochmal.bots.planner import PlannerConfig
+from nochmal.bots.settings import PlannerConfig
 
 _spec = importlib.util.spec_from_file_location("planner_proxy", Path(__file__).parents[1] / "tools" / "planner_proxy.py")
 proxy = importlib.util.module_from_spec(_spec)

@@ -10,7 +10,7 @@ import statistics
 
 from nochmal.analytics.simulate import make_game, play_one
 from nochmal.bots import bound
-from nochmal.bots.compiled import solo_sim
+from nochmal.bots.kernel.solo_driver import solo_sim
 from nochmal.engine.dice import Roll
 from nochmal.engine.game import play
 

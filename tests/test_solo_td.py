@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nochmal.bots.compiled import solo_sim
+from nochmal.bots.kernel.solo_driver import solo_sim
 from nochmal.engine.game import SoloGame
 
 _spec = importlib.util.spec_from_file_location("solo_td", Path(__file__).parents[1] / "tools" / "solo_td.py")

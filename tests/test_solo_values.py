@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from nochmal.bots import solo_values as sv
-from nochmal.bots.compiled import solo_sim
+from nochmal.bots.kernel.solo_driver import solo_sim
 from nochmal.engine.game import SoloGame
 from nochmal.engine.moves import PASS, Cross
 from nochmal.engine.sheet import shipped_sheet_ids

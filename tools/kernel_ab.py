@@ -1,10 +1,11 @@
 """Is one version of the co-op kernel faster than another? Greedy games, interleaved, fastest runs.
 
 This machine's speed drifts by a quarter within an hour (the same 3,000 greedy games took 2.3 s
-and 3.2 s minutes apart), so one timing of each version says little. Here each version's
-``nochmal/bots/coop_kernel.py`` (at a git revision, or the working tree: ``.``) is loaded as a
-module of its own (own numba cache in ``--cache``; compiling a version the first time takes about
-two minutes), and the versions play the same seeded greedy games in turn, configuration by
+and 3.2 s minutes apart), so one timing of each version says little. Here each version's kernel
+package ``nochmal/bots/kernel/`` (at a git revision, or the working tree: ``.``; at a revision from
+before the package, its single kernel file, ``LEGACY``) is loaded as a package of its own (own numba
+cache in ``--cache``; compiling a version the first time takes about two minutes), and the versions
+play the same seeded greedy games in turn, configuration by
 configuration (missions 1-5 x 1-6 seats), ``--runs`` times. Each configuration's fastest run
 counts (slowdowns only add), summed over the 30:
 
@@ -24,16 +25,42 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-KERNEL = "nochmal/bots/coop_kernel.py"
+KERNEL = "nochmal/bots/kernel"
+LEGACY = "nochmal/bots/coop_kernel.py"  # the one file the co-op kernel was before the package
 
 
-def source(rev: str) -> str:
+def _git(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True)
+
+
+def source(rev: str) -> dict[str, str]:
+    """The kernel's files at ``rev`` ('.': the working tree), by file name; a revision from before
+    the package: its one file as ``__init__.py`` (a package of one module)."""
     if rev == ".":
-        return (ROOT / KERNEL).read_text()
-    out = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{KERNEL}"], capture_output=True, text=True)
+        return {p.name: p.read_text() for p in sorted((ROOT / KERNEL).glob("*.py"))}
+    listing = _git("ls-tree", "--name-only", f"{rev}:{KERNEL}")
+    if listing.returncode == 0:
+        names = [n for n in listing.stdout.split() if n.endswith(".py")]
+        return {n: _git("show", f"{rev}:{KERNEL}/{n}").stdout for n in names}
+    out = _git("show", f"{rev}:{LEGACY}")
     if out.returncode != 0:
         raise SystemExit(f"kernel_ab: revision {rev!r}: {out.stderr.strip()}")
-    return out.stdout
+    return {"__init__.py": out.stdout}
+
+
+def load(name: str, files: dict[str, str], cache: Path):
+    """The version ``files`` as the package ``name`` in ``cache`` (files unchanged since the last run
+    are not written again: numba's cache stays valid); its module that plays games."""
+    folder = cache / name
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob("*.py"):
+        if old.name not in files:
+            old.unlink()
+    for fname, text in files.items():
+        path = folder / fname
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+    return importlib.import_module(f"{name}.drivers" if "drivers.py" in files else name)
 
 
 def main(argv=None) -> int:
@@ -50,16 +77,9 @@ def main(argv=None) -> int:
     os.environ["NUMBA_CACHE_DIR"] = str(cache / "numba")  # read once, when numba is first imported (below)
     sys.path.insert(0, str(cache))
     from nochmal.analytics.simulate import make_game
-    from nochmal.bots.planner import ANALYTICS_COOP
+    from nochmal.bots.settings import ANALYTICS_COOP
 
-    mods = {}
-    for i, rev in enumerate(args.revs):
-        text = source(rev)
-        name = f"kernel_v{i}"
-        path = cache / f"{name}.py"
-        if not path.exists() or path.read_text() != text:  # unchanged: numba's cache stays valid
-            path.write_text(text)
-        mods[rev] = importlib.import_module(name)
+    mods = {rev: load(f"kernel_v{i}", source(rev), cache) for i, rev in enumerate(args.revs)}
     games = {}
     for rev, ck in mods.items():  # a game keeps its kernel tables: one set of games a version
         games[rev] = [make_game("coop", n, m) for m in range(1, 6) for n in range(1, 7)]

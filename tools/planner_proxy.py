@@ -22,7 +22,8 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from nochmal.bots.greedy import _weights_for, greedy_policy, ranked_moves, team_choices, team_choosing
-from nochmal.bots.planner import COOP_PLAN_WORK, PlannerConfig, _clearly_better, rollout
+from nochmal.bots.planner import _clearly_better, rollout
+from nochmal.bots.settings import COOP_PLAN_WORK, PlannerConfig
 from nochmal.engine.moves import PASS
 from nochmal.analytics.sweep import parse_range
 from nochmal.engine.coop import CoopGame

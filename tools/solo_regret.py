@@ -23,8 +23,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from nochmal.bots.compiled import solo_sim
-from nochmal.bots.planner import PLANNER_CONFIGS, PlannerConfig, plan, seat_candidates
+from nochmal.bots.kernel.solo_driver import solo_sim
+from nochmal.bots.planner import plan, seat_candidates
+from nochmal.bots.settings import PLANNER_CONFIGS, PlannerConfig
 from nochmal.engine.game import SoloGame
 from nochmal.engine.sheet import shipped_sheet_ids
 

@@ -25,17 +25,18 @@ import argparse
 import sys
 import time
 
-import numba
 import numpy as np
 
-from nochmal.bots import kernels as K
-from nochmal.bots.compiled import solo_sim
+from nochmal.bots.kernel import solo as K
+from nochmal.bots.kernel.cache import njit  # its cache keyed on the kernels it calls (and the engine)
+from nochmal.bots.kernel.moves import MAX_PAIRS, PAIR_C, PAIR_COST, PAIR_N, PAIR_WIDTH, dice_pairs
+from nochmal.bots.kernel.solo_driver import solo_sim
 from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER
 from nochmal.engine.game import SoloGame
 from nochmal.engine.sheet import shipped_sheet_ids
 
 
-@numba.njit(cache=True)
+@njit()
 def _value(masks, colour_n, jl, r, wu, wk, wj):
     """The position's value: its weights summed (``r`` rolls left)."""
     v = wj[r, jl]
@@ -46,32 +47,18 @@ def _value(masks, colour_n, jl, r, wu, wk, wj):
     return v
 
 
-@numba.njit(cache=True)
+@njit()
 def _faces(c1, c2, n1, n2, jl, out_c, out_n, out_j):
-    """The distinct (colour face, number face) pairs of a roll the "!" left allow; their count."""
-    n = 0
-    cfs = K._sorted3(c1, c2, -1)
-    nfs = K._sorted3(n1, n2, -1)
-    prev_c = -1
-    for ci in range(2):
-        cdie = cfs[ci]
-        if cdie == prev_c:
-            continue
-        prev_c = cdie
-        prev_n = -1
-        for ni in range(2):
-            ndie = nfs[ni]
-            if ndie == prev_n:
-                continue
-            prev_n = ndie
-            n_j = (1 if cdie == COLOUR_JOKER else 0) + (1 if ndie == NUMBER_JOKER else 0)
-            if n_j <= jl:
-                out_c[n], out_n[n], out_j[n] = cdie, ndie, n_j
-                n += 1
+    """The distinct (colour face, number face) pairs of a roll the "!" left allow (the kernels' one
+    dice walk, :func:`nochmal.bots.kernel.moves.dice_pairs`); their count."""
+    pairs = np.empty((MAX_PAIRS, PAIR_WIDTH), np.int64)
+    n = dice_pairs(K._sorted3(c1, c2, -1), 2, K._sorted3(n1, n2, -1), 2, jl, pairs)
+    for q in range(n):
+        out_c[q], out_n[q], out_j[q] = pairs[q, PAIR_C], pairs[q, PAIR_N], pairs[q, PAIR_COST]
     return n
 
 
-@numba.njit(cache=True)
+@njit()
 def _legal(crossed, touch, jl, c1, c2, n1, n2, t, out_s, out_j):
     """Every legal (cell set, "!" spent) of the roll into ``out_s``/``out_j``; their count."""
     fc = np.empty(4, np.int64)
@@ -100,7 +87,7 @@ def _legal(crossed, touch, jl, c1, c2, n1, n2, t, out_s, out_j):
     return n
 
 
-@numba.njit(cache=True)
+@njit()
 def _best(crossed, touch, colour_n, masks, jl, c1, c2, n1, n2, r, t, vt, wu, wk, wj, out_s, out_j):
     """One move deep: (cell set or -1 for the pass, "!" spent, the position's value after it)."""
     base = _value(masks, colour_n, 0, r, wu, wk, wj) - wj[r, 0]
@@ -122,7 +109,7 @@ def _best(crossed, touch, colour_n, masks, jl, c1, c2, n1, n2, r, t, vt, wu, wk,
     return best_s, best_j, best_v
 
 
-@numba.njit(cache=True)
+@njit()
 def _apply(s, n_j, crossed, touch, col_n, colour_n, masks, t, vt):
     K._cross(s, crossed, touch, col_n, colour_n, t)
     for j in range(t.ncols[s]):
@@ -130,7 +117,7 @@ def _apply(s, n_j, crossed, touch, col_n, colour_n, masks, t, vt):
     masks[vt.set_block[s]] |= vt.set_bits[s]
 
 
-@numba.njit(cache=True)
+@njit()
 def _best2(crossed, touch, col_n, colour_n, masks, jl, c1, c2, n1, n2, r, t, vt, wu, wk, wj):
     """Two moves deep: the move (or pass) whose position has the highest expected best value one
     roll later (one move deep at the last roll)."""
@@ -162,7 +149,7 @@ def _best2(crossed, touch, col_n, colour_n, masks, jl, c1, c2, n1, n2, r, t, vt,
     return best_s, best_j
 
 
-@numba.njit(cache=True)
+@njit()
 def _game(dice, jokers, t, vt, wu, wk, wj, alpha, two):
     """One game from an empty sheet (``dice``: (rolls, 4)); learns with step ``alpha`` (0: not);
     ``two``: two moves deep (never learns). The final score."""
@@ -199,7 +186,7 @@ def _game(dice, jokers, t, vt, wu, wk, wj, alpha, two):
     return score
 
 
-@numba.njit(cache=True)
+@njit()
 def _learn(masks, colour_n, jl, r, target, alpha, wu, wk, wj):
     """TD(0): every weight of the position moves ``alpha`` of the way its value misses ``target``."""
     d = alpha * (target - _value(masks, colour_n, jl, r, wu, wk, wj))
@@ -210,7 +197,7 @@ def _learn(masks, colour_n, jl, r, target, alpha, wu, wk, wj):
         wk[r, k, colour_n[k]] += d
 
 
-@numba.njit(cache=True)
+@njit()
 def games(dice, jokers, t, vt, wu, wk, wj, alpha, two):
     """:func:`_game` for each of ``dice`` (shape (games, rolls, 4)); the scores."""
     out = np.zeros(dice.shape[0], np.int64)
@@ -220,7 +207,7 @@ def games(dice, jokers, t, vt, wu, wk, wj, alpha, two):
 
 
 def new_weights(sim) -> dict:
-    """Zero weights for a solo sheet (``sim``: its :class:`nochmal.bots.compiled.SoloSim`)."""
+    """Zero weights for a solo sheet (``sim``: its :class:`nochmal.bots.kernel.solo_driver.SoloSim`)."""
     rolls, units = sim.n_rolls, sim.values.full.shape[0]
     colour_cells = int(sim._t.arrays.colour_size.max())  # a colour's crossed count runs 0..its cells
     return {"wu": np.zeros((rolls, units, 128)), "wk": np.zeros((rolls, 5, colour_cells + 1)),

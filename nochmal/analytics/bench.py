@@ -14,13 +14,13 @@ greedy_decision_us
     median microseconds of one greedy decision in whole 4-player base games.
 planner_decision_s, planner_solo_decision_s
     median seconds of one planner decision on mid-game 6-seat co-op positions, and over whole
-    solo games (each mode with its own settings, ``nochmal.bots.planner.PLANNER_CONFIGS``).
+    solo games (each mode with its own settings, ``nochmal.bots.settings.PLANNER_CONFIGS``).
 solo_greedy_game_us, solo_table_game_us
     median microseconds of one whole solo game from an empty standard sheet as the solo planner's
     rollouts play it, greedy's and the table policy's (``nochmal.bots.solo_values``), 50 games a call.
 coop_planner_game_s
     mean seconds of one whole co-op game of the analytics' planner in compiled code
-    (``nochmal.bots.planner.ANALYTICS_COOP``) on one core, over every mission and 1-6 seats,
+    (``nochmal.bots.settings.ANALYTICS_COOP``) on one core, over every mission and 1-6 seats,
     two seeded games each (quick: mission 2 with 1 and 6 seats, one game each): a planner sweep
     of 6,000 games takes about 6,000 x this / the cores.
 advisor_s, advisor_max_s, advisor_overlap
@@ -162,7 +162,7 @@ def bench_bots(quick: bool = False) -> dict:
 def _solo_rollout_game_us(calls: int) -> dict:
     """``solo_greedy_game_us`` and ``solo_table_game_us`` (each call 50 games with one roll
     sequence, as the planner's rollouts of 50 candidates; the first call compiles, not timed)."""
-    from nochmal.bots.compiled import solo_sim
+    from nochmal.bots.kernel.solo_driver import solo_sim
 
     sim = solo_sim(SoloGame(["standard"]))
     boards, jokers = sim.positions([(0, sim.sheet.jokers)] * 50)
@@ -186,15 +186,15 @@ def _solo_rollout_game_us(calls: int) -> dict:
 def _coop_planner_game_s(cells, games: int) -> float:
     """``coop_planner_game_s`` over ``cells`` (mission, seats), ``games`` each (the kernel
     compiled first, not timed)."""
-    from nochmal.bots import coop_kernel as ck
-    from nochmal.bots.planner import ANALYTICS_COOP
+    from nochmal.bots.kernel import drivers
+    from nochmal.bots.settings import ANALYTICS_COOP
 
-    ck.warm()
+    drivers.warm()
     total = 0.0
     for mission, seats in cells:
         game = CoopGame.create(seats, mission)
         t0 = time.perf_counter()
-        ck.play_many(game, range(700, 700 + games), "planner", cfg=ANALYTICS_COOP)
+        drivers.play_many(game, range(700, 700 + games), "planner", cfg=ANALYTICS_COOP)
         total += time.perf_counter() - t0
     return round(total / (len(cells) * games), 3)
 
@@ -217,10 +217,10 @@ def advisor_positions(quick: bool = False) -> list[tuple]:
 
 def bench_advisor(quick: bool = False) -> dict:
     """``advisor_s``, ``advisor_max_s`` and ``advisor_overlap`` (the module's docstring)."""
-    from nochmal.bots import coop_kernel as ck
+    from nochmal.bots.kernel import drivers
     from nochmal.bots.advice import suggestions
 
-    ck.warm()
+    drivers.warm()
     times, overlap = [], 0
     for st, seat in advisor_positions(quick):
         t0 = time.perf_counter()

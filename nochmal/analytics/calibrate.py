@@ -15,7 +15,7 @@ wanted one. A value printed in the rulebook
 (provenance ``rulebook``) is never suggested for a change. The bots' plan also depends on the
 count, so verify a suggestion with another sweep (``--tableau FILE``).
 
-A limit in the results (the perfect-dice bound, :data:`nochmal.bots.policies.LIMIT_POLICIES`) is
+A limit in the results (the perfect-dice bound, :data:`nochmal.bots.registry.LIMIT_POLICIES`) is
 never the report's policy: it is shown beside the bots, with how far the best bot is from it.
 """
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from nochmal.engine.version import RULES_VERSION
 from nochmal.data.i18n import DEFAULT, _, language, percent, pgettext
-from nochmal.bots.policies import LIMIT_POLICIES
+from nochmal.bots.registry import LIMIT_POLICIES
 from nochmal.engine.coopdata import get_mission, get_tableau, tableau_from_data
 from nochmal.engine.missions import requirement_count
 
@@ -126,8 +126,8 @@ def played_rates(policy: str, players: int, mission, key: str, counts, seeds, ta
     of ``seeds`` played again in the compiled co-op game by ``policy`` (the planner with the
     analytics' settings, as in the sweeps; greedy where the compiled game does not play it);
     stops after the first count whose rate is at or below ``target``."""
-    from nochmal.bots import coop_kernel as ck
-    from nochmal.bots.planner import ANALYTICS_COOP
+    from nochmal.bots.kernel import drivers, layout
+    from nochmal.bots.settings import ANALYTICS_COOP
     from nochmal.engine.coop import CoopGame
 
     rates = {}
@@ -135,9 +135,9 @@ def played_rates(policy: str, players: int, mission, key: str, counts, seeds, ta
         data = tab.model_dump(mode="json")
         data[key] = {"value": int(k), "provenance": "derived"}
         game = CoopGame.create(players, mission.id, tableau=tableau_from_data(data))
-        pol = policy if ck.kernel_plays(game, policy) else "greedy"
-        rows = ck.play_many(game, seeds, pol, threads=REPLAY_THREADS, cfg=ANALYTICS_COOP)
-        rates[int(k)] = float(rows[:, ck.R_WON].mean())
+        pol = policy if drivers.kernel_plays(game, policy) else "greedy"
+        rows = drivers.play_many(game, seeds, pol, threads=REPLAY_THREADS, cfg=ANALYTICS_COOP)
+        rates[int(k)] = float(rows[:, layout.R_WON].mean())
         if rates[int(k)] <= target:
             break
     return rates

@@ -9,11 +9,12 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from nochmal.analytics.calibrate import best_bot, pct, win_table
-from nochmal.bots.policies import policy_name
+from nochmal.bots.registry import policy_name
 from nochmal.engine.cells import COLUMNS, N_COLS, N_ROWS, cell_index
 from nochmal.engine.coopdata import TABLEAU_KEYS, get_tableau
 from nochmal.engine.ruleids import strip_rule_ids
 from nochmal.data.userdata import tableau_key_label
+from nochmal.data.provenance import provenance_words
 from nochmal.data.i18n import N_, _, ngettext, pgettext
 from nochmal.data.i18n import _ as tr  # tr(TABLE[key]): a text of a table, marked there with N_()
 
@@ -62,14 +63,6 @@ def reason_text(reason: str) -> str:
     if late:
         return _("mission not complete after turn {turn}").format(turn=late.group(1))
     return strip_rule_ids(reason)
-
-
-def provenance_words(provenance: str) -> str:
-    """A provenance ("rulebook", "rulebook+derived", ...: the values of a tableau file's
-    ``provenance``) in the language in force."""
-    words = {"rulebook": pgettext("value provenance", "rulebook"), "derived": pgettext("value provenance", "derived"),
-             "user": pgettext("value provenance", "user")}
-    return "+".join(words.get(p, p) for p in str(provenance).split("+"))
 
 
 def tableau_words(provenance: str) -> str:

@@ -12,7 +12,7 @@ from typing import Iterable
 
 from nochmal.engine.cells import names
 from nochmal.engine.game import play, variant
-from nochmal.bots.policies import get_policy
+from nochmal.bots.registry import get_policy
 
 
 def game_seed(seed: int, *coords) -> int:
@@ -35,7 +35,7 @@ def make_game(mode: str, players: int | None = None, mission: int | None = None,
 
 
 def analytics_policy(game, policy: str):
-    """The bot ``policy`` names in simulations: :func:`nochmal.bots.policies.get_policy`'s, but the
+    """The bot ``policy`` names in simulations: :func:`nochmal.bots.registry.get_policy`'s, but the
     planner with the analytics' settings (:func:`nochmal.bots.planner.analytics_planner`)."""
     if policy == "planner":
         from nochmal.bots.planner import analytics_planner
@@ -55,16 +55,16 @@ def play_one(mode: str, policy: str, seed: int, players: int | None = None, miss
 def play_games(mode: str, policy: str, seeds: list[int], players: int | None = None, mission: int | None = None,
                sheets=None, tableau=None, cells: bool = False) -> list[dict]:
     """:func:`play_one` for each of ``seeds`` (the same rows): a co-op game that the compiled
-    game plays as the engine does (:func:`nochmal.bots.coop_kernel.kernel_plays`: the random and
+    game plays as the engine does (:func:`nochmal.bots.kernel.drivers.kernel_plays`: the random and
     the greedy bot, the planner) is played there, all seeds in one call; the rest game by game."""
     game = make_game(mode, players, mission, sheets, tableau)
     if (game.has_mission and policy in ("random", "greedy", "planner") and seeds
             and all(0 <= s < 2**63 for s in seeds)):
-        from nochmal.bots import coop_kernel as ck
-        from nochmal.bots.planner import ANALYTICS_COOP
+        from nochmal.bots.kernel import drivers
+        from nochmal.bots.settings import ANALYTICS_COOP
 
-        if ck.kernel_plays(game, policy):
-            rows, ends = ck.play_many(game, seeds, policy, ends=True, cfg=ANALYTICS_COOP)
+        if drivers.kernel_plays(game, policy):
+            rows, ends = drivers.play_many(game, seeds, policy, ends=True, cfg=ANALYTICS_COOP)
             return kernel_rows(mode, policy, seeds, game, rows, ends, cells)
     return [play_one(mode, policy, s, players, mission, sheets, tableau, cells) for s in seeds]
 
@@ -80,14 +80,14 @@ class _EndSeat:
 
 def kernel_rows(mode: str, policy: str, seeds: list[int], game, rows, ends, cells: bool = False) -> list[dict]:
     """:func:`game_row` of each co-op game the compiled game played (``rows`` and ``ends`` of
-    :func:`nochmal.bots.coop_kernel.play_many` with ``ends``), read from its arrays for all games at
+    :func:`nochmal.bots.kernel.drivers.play_many` with ``ends``), read from its arrays for all games at
     once instead of through an engine position per game: the seats' scores as
     :meth:`~nochmal.engine.game.Game.seat_score` counts them (R-SCORE with the variant's values),
     the mission's progress by the engine's :func:`~nochmal.engine.missions.mission_progress`. The
     same rows as ``game_row(..., end_state(...))`` (tests/test_coop_kernel.py)."""
     import numpy as np
 
-    from nochmal.bots import coop_kernel as ck
+    from nochmal.bots.kernel import layout, results
     from nochmal.engine.cells import N_CELLS, N_COLS
     from nochmal.engine.missions import mission_progress
 
@@ -97,34 +97,34 @@ def kernel_rows(mode: str, policy: str, seeds: list[int], game, rows, ends, cell
     marks = ends != 0
     done = marks[:, :, N_CELLS + N_COLS:N_CELLS + N_COLS + 5]
     crossed = marks[:, :, :N_CELLS]
-    jokers = rows[:, ck.R_JOKERS:ck.R_JOKERS + n]
-    failed = rows[:, ck.R_FAILED:ck.R_FAILED + n]
+    jokers = rows[:, layout.R_JOKERS:layout.R_JOKERS + n]
+    failed = rows[:, layout.R_FAILED:layout.R_FAILED + n]
     stars = np.array([[sh.star_mask >> i & 1 for i in range(N_CELLS)] for sh in sheets], bool)
     col_points = np.where(cols >= 0, cols, 0).sum(axis=2)
     totals = (done.sum(axis=2) * game.colour_bonus[0] + col_points + jokers * game.joker_value
               - game.star_penalty * (stars & ~crossed).sum(axis=2))
-    masks = ck.crossed_masks(marks)
-    texts = ck.crossed_texts(marks) if cells else None
+    masks = results.crossed_masks(marks)
+    texts = results.crossed_texts(marks) if cells else None
     sheet_ids = ",".join(sh.id for sh in sheets)
     provenance = game.tableau.provenance_summary()
     points_end = col_points.sum(axis=1).tolist()  # C-POINTS: the team's column points
     labels = sheets[0].spec.row_labels  # as CoopGame.progress names the rows
-    seq = ck.sequence_columns(game)
+    seq = results.sequence_columns(game)
     out = []
     for g, (row, total, done_g, failed_g, jokers_g) in enumerate(zip(
             rows.tolist(), totals.tolist(), done.tolist(), failed.tolist(), jokers.tolist())):
         seats = [_EndSeat(sh, masks[g][p], [c for c in range(5) if done_g[p][c]]) for p, sh in enumerate(sheets)]
-        prog = mission_progress(game.mission, game.tableau, seats, ck.sequence_state(seq, row), labels)
-        points = [row[r] if row[r] >= 0 else None for r in (ck.R_PTS10, ck.R_PTS19, ck.R_PTS27)]
+        prog = mission_progress(game.mission, game.tableau, seats, results.sequence_state(seq, row), labels)
+        points = [row[r] if row[r] >= 0 else None for r in (layout.R_PTS10, layout.R_PTS19, layout.R_PTS27)]
         r = {"mode": mode, "players": n, "policy": policy, "seed": seeds[g], "sheets": sheet_ids,
-             "reason": ck.REASONS[row[ck.R_REASON]], "rolls": row[ck.R_TURNS], "score_seat1": total[0],
+             "reason": layout.REASONS[row[layout.R_REASON]], "rolls": row[layout.R_TURNS], "score_seat1": total[0],
              "best_score": max(total), "rules_version": game.rules_version,
-             "mission": game.mission.id, "won": bool(row[ck.R_WON]), "turns": row[ck.R_TURNS],
+             "mission": game.mission.id, "won": bool(row[layout.R_WON]), "turns": row[layout.R_TURNS],
              "tableau": game.tableau.id, "tableau_provenance": provenance,
              "points_10": points[0], "points_19": points[1], "points_27": points[2],
              "points_end": points_end[g], "failed_rolls": sum(failed_g), "max_failed": max(failed_g),
              "jokers_left": sum(jokers_g),
-             "removed_die": ck.removed_die(row) or "",
+             "removed_die": results.removed_die(row) or "",
              "mission_fraction": round(prog.share, 4),
              "mission_done": ";".join(f"{q.kind}:{','.join(q.done)}" for q in prog.requirements)}
         if cells:

@@ -25,10 +25,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from nochmal.bots.compiled import solo_sim
+from nochmal.bots.kernel.solo_driver import solo_sim
 from nochmal.bots.coop_weights import plan_of
 from nochmal.bots.greedy import greedy_policy, ranked_moves
-from nochmal.bots.planner import WORK_BUDGET, rollout
+from nochmal.bots.planner import rollout
+from nochmal.bots.rollout_stats import contenders, ranked_groups, wilson
+from nochmal.bots.settings import WORK_BUDGET
 from nochmal.engine.cells import COLOURS, COLUMNS, N_COLS, ROW_MASKS, indices, names, neighbours
 from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER, Roll, colour_face_name, number_face_name, remove_faces
 from nochmal.engine.errors import InvalidInputError
@@ -184,14 +186,14 @@ def suggestions(state, seat: int, k: int = 3, rng_seed: int = 0, rollouts: int |
     wins = [0] * len(cands)
     shares = [0.0] * len(cands)
     work = 0
-    limit = WORK_BUDGET.get(game.mode, WORK_BUDGET["base"]) * budget
+    limit = WORK_BUDGET[game.mode] * budget
     sim = solo_sim(game)
     if sim is not None:
         boards, jokers, rolls = sim.candidate_starts(state, seat, cands)
     n = 0
     while True:
         rr = random.Random(f"nochmal-advice-{rng_seed}-{n}").getrandbits(64)
-        if sim is not None:  # solo: the same play, compiled (nochmal.bots.kernels); every candidate, one call
+        if sim is not None:  # solo: the same play, compiled (nochmal.bots.kernel.solo); every candidate, one call
             scores = sim.play(boards, jokers, sim.draw(random.Random(rr), rolls))
             for i, v in enumerate(scores.tolist()):
                 values[i].append(v)
@@ -242,90 +244,15 @@ def _assemble(state, seat: int, cands: list, heur: dict, ranked: list[tuple[int,
     return out
 
 
-#: co-op rollouts in compiled code (nochmal.bots.coop_kernel), budgets of seat-turns played (times ``budget``;
+#: co-op rollouts in compiled code (nochmal.bots.kernel), budgets of seat-turns played (times ``budget``;
 #: deterministic, never seconds; a rollout of a 6-seat game from turn 9 takes ~1.3 ms): STAGE1_WORK for every
 #: candidate together (at least COMPILED_MIN rollouts each), then up to STAGE2_WORK more only for the moves not
-#: yet told apart from the best one where more rollouts could tell them apart (:func:`_contenders`), at most
+#: yet told apart from the best one where more rollouts could tell them apart (:func:`contenders`), at most
 #: COMPILED_MAX rollouts a move. About 0.3-1.2 s a position on this 2-core machine (``nochmal bench``: advisor_s).
 STAGE1_WORK = 40_000
 STAGE2_WORK = 160_000
 COMPILED_MIN = 32
 COMPILED_MAX = 2_000
-Z95 = 1.959964  # the normal distribution's 97.5 % point: two-sided 95 %
-
-
-def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The 95 % (Wilson score) interval of a win chance seen as ``wins`` of ``n``."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _paired(a: list[float], b: list[float]) -> tuple[int, float, float]:
-    """The paired differences of ``a`` and ``b`` over the rollouts both have (the same dice, seed by
-    seed: the first ones): their number, mean and standard deviation."""
-    n = min(len(a), len(b))
-    d = [x - y for x, y in zip(a[:n], b[:n])]
-    mean = sum(d) / n if n else 0.0
-    var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
-    return n, mean, var ** 0.5
-
-
-def _apart(a: list[float], b: list[float], z: float = Z95) -> bool:
-    """Are the paired rollout values ``a`` and ``b`` (the same dice, seed by seed) told apart: their
-    mean difference more than ``z`` standard errors from 0?"""
-    n, mean, sd = _paired(a, b)
-    return sd == 0.0 and mean != 0.0 or sd > 0.0 and abs(mean) > z * sd / n ** 0.5
-
-
-def _could_part(a: list[float], b: list[float], n_max: int, z: float = Z95) -> bool:
-    """Could ``n_max`` paired rollouts tell ``a`` and ``b`` apart, if their difference is what the
-    rollouts so far show? (No when they differ in no rollout, or not at all on average.)"""
-    _, mean, sd = _paired(a, b)
-    if mean == 0.0:
-        return False
-    return (z * sd / mean) ** 2 <= n_max
-
-
-def tie_groups(values: list[list[float]]) -> list[int]:
-    """Groups of moves in the noise, for rollout values listed best first: a move joins the group of
-    the one before it when the paired rollouts do not tell it apart from that group's first move;
-    each group is numbered from 0 (the best). ``[0, 0, 0]``: three equally good moves."""
-    out: list[int] = []
-    head = group = 0
-    for i, v in enumerate(values):
-        if i and _apart(values[head], v):
-            head, group = i, group + 1
-        out.append(group)
-    return out
-
-
-def ranked_groups(values: list[list[float]], key=None) -> list[tuple[int, int]]:
-    """Every move (an index into ``values``, its rollout values) with its group, best first: the best
-    is the first by ``key`` (default: the larger mean value, then the lower index) of those with the
-    most rollouts (the second stage's); group 0 is it and every move the paired rollouts do not tell
-    apart from it; the rest follows by ``key`` in :func:`tie_groups`' groups."""
-    key = key or (lambda i: (-sum(values[i]) / len(values[i]), i))
-    most = max(len(v) for v in values)
-    best = min((i for i, v in enumerate(values) if len(v) == most), key=key)
-    order = sorted(range(len(values)), key=key)
-    first = [i for i in order if i == best or not _apart(values[best], values[i])]
-    first.sort(key=lambda i: i != best)  # stable: the best first, the others by key
-    rest = [i for i in order if i not in first]
-    return [(i, 0) for i in first] + [(i, g + 1) for i, g in zip(rest, tie_groups([values[i] for i in rest]))]
-
-
-def _contenders(values: list[list[float]], alive: list[int], n_max: int) -> tuple[int, list[int]]:
-    """The best move of ``alive`` (by its mean rollout value; all have the same rollouts) and the
-    moves worth more rollouts beside it: not told apart from it yet, and ``n_max`` rollouts could."""
-    best = min(alive, key=lambda i: (-sum(values[i]), i))
-    return best, [i for i in alive if i != best and not _apart(values[best], values[i])
-                  and _could_part(values[best], values[i], n_max)]
-
-
 def _compiled_suggestions(state, seat: int, cands: list, heur: dict, k: int, rng_seed: int, rollouts: int | None,
                           budget: float) -> list[Suggestion] | None:
     """Co-op suggestions from rollouts in compiled code (:func:`nochmal.bots.planner.compiled_rollout_ends`),
@@ -352,7 +279,7 @@ def _compiled_suggestions(state, seat: int, cands: list, heur: dict, k: int, rng
     alive = list(range(len(cands)))
     while True:
         reach = min(COMPILED_MAX, n + int(spare / (2 * per_rollout)))  # rollouts a pair could still reach
-        best, rest = _contenders(values, alive, reach)
+        best, rest = contenders(values, alive, reach)
         alive = [best, *rest]
         more = min(COMPILED_MAX, 2 * n, n + int(spare / (per_rollout * len(alive))))
         if not rest or more - n < COMPILED_MIN // 2:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 
-from nochmal.bots.compiled import solo_sim
+from nochmal.bots.kernel.solo_driver import solo_sim
 from nochmal.bots.coop_weights import coop_rollout_value
 from nochmal.bots.greedy import greedy_policy, team_choosing, team_decision
 from nochmal.bots.planner import rest_of_turn, seat_candidates, team_candidates
@@ -45,18 +45,18 @@ def _candidates(state, seat: int) -> list:
 
 
 def _value_with_the_games_dice(state, action, seat: int, rng: random.Random) -> float:
-    from nochmal.bots import coop_kernel as ck
+    from nochmal.bots.kernel import drivers, results
 
     st = rest_of_turn(state, action, seat)
     if st.is_terminal():
         return coop_rollout_value(st)
-    row, end = ck.resume_rng(st.game, st, rng)
-    return coop_rollout_value(ck.end_state(st.game, row, end))
+    row, end = drivers.resume_rng(st.game, st, rng)
+    return coop_rollout_value(results.end_state(st.game, row, end))
 
 
 def future_dice(state, rng: random.Random):
     """The rolls a solo game has left after the current one, as :func:`nochmal.engine.game.play`
-    will draw them from ``rng`` (:meth:`nochmal.bots.compiled.SoloSim.draw` from a copy: ``rng``
+    will draw them from ``rng`` (:meth:`nochmal.bots.kernel.solo_driver.SoloSim.draw` from a copy: ``rng``
     is not moved): rows of (colour, colour, number, number)."""
     copy = random.Random()
     copy.setstate(rng.getstate())
@@ -80,14 +80,14 @@ def _best(cands: list, values: list):
 def perfect_dice_policy(state, rng: random.Random):
     """The bound's choice in ``state``; ``rng`` is the game's own generator (as
     :func:`nochmal.engine.game.play` passes it), read but not advanced."""
-    from nochmal.bots import coop_kernel as ck
+    from nochmal.bots.kernel import drivers
 
     seat = state.current_player()
     game = state.game
     if solo_sim(game) is not None and seat == 0 and state.phase == "active":
         return _best(*solo_values_with_the_games_dice(state, rng))
     choosing = seat < 0 or team_choosing(state, seat) or (game.n_seats == 1 and state.phase == "active")
-    if not game.has_mission or not choosing or not ck.kernel_plays(game, "greedy"):
+    if not game.has_mission or not choosing or not drivers.kernel_plays(game, "greedy"):
         return team_decision(state, rng) if seat < 0 else greedy_policy(state, rng)
     cands = _candidates(state, seat)
     if len(cands) == 1:

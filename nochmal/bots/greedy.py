@@ -4,14 +4,14 @@
 In a co-operative game the active seat scores each of its dice choices for the team (its own
 best move plus every other seat's best move with the dice left), and team decisions (the
 interim goals' penalties) follow fixed rules. Outside co-op the decision is made in compiled
-code (:mod:`nochmal.bots.compiled`), move for move what the Python heuristic here decides.
+code (:mod:`nochmal.bots.kernel.solo_driver`), move for move what the Python heuristic here decides.
 """
 
 from __future__ import annotations
 
 import random
 
-from nochmal.bots.compiled import kernel_for
+from nochmal.bots.kernel.solo_driver import kernel_for
 from nochmal.bots.coop_weights import coop_bias, coop_weights, even_strike_due
 from nochmal.bots.heuristic import BASE_WEIGHTS, SeatView, Weights, score_cells, score_cross, seat_view
 from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER, remove_faces
@@ -112,7 +112,7 @@ def team_choosing(state, seat: int) -> bool:
 def greedy_policy(state, rng: random.Random):
     """One move ahead: the legal action with the best heuristic value (ties: the first in
     the engine's sorted order). In co-op the active seat scores its choice for the team.
-    Solo and base games decide in compiled code (:class:`nochmal.bots.compiled.GreedyKernel`,
+    Solo and base games decide in compiled code (:class:`nochmal.bots.kernel.solo_driver.GreedyKernel`,
     the same choices)."""
     seat = state.current_player()
     if seat < 0:  # a team decision (co-op penalties)

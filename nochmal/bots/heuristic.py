@@ -7,7 +7,7 @@ the number of crossed cells, so finishing is worth more than starting), the poin
 at once, stars crossed and "!" spent. A variant with a mission adds its terms through a
 ``bias`` (:func:`nochmal.bots.coop_weights.coop_bias`) that fills the view's slots: rows, targets
 of the team plan, the cost of a failed roll. Shared by the Python greedy
-(:mod:`nochmal.bots.greedy`) and the compiled kernels' tables (:mod:`nochmal.bots.kernels`).
+(:mod:`nochmal.bots.greedy`) and the compiled kernels' tables (:mod:`nochmal.bots.kernel.solo`).
 """
 
 from __future__ import annotations

@@ -84,8 +84,8 @@ def refit(done, seen, hits, full) -> np.ndarray:
 
 
 def arrays(sheet, t, done, jokers: int, star_weight: float):
-    """The kernels' :class:`nochmal.bots.kernels.ValueArrays` for ``sheet`` (kernel tables ``t``)."""
-    from nochmal.bots import kernels
+    """The kernels' :class:`nochmal.bots.kernel.solo.ValueArrays` for ``sheet`` (kernel tables ``t``)."""
+    from nochmal.bots.kernel import solo
 
     rolls = done.shape[0]
     units = _units(sheet)
@@ -106,9 +106,9 @@ def arrays(sheet, t, done, jokers: int, star_weight: float):
     colour_units = np.full((5, max(map(len, per_colour))), -1, np.int64)
     for k, us in enumerate(per_colour):
         colour_units[k, : len(us)] = us
-    return kernels.ValueArrays(np.ascontiguousarray(done, np.float32), full, joker_values(jokers, rolls),
+    return solo.ValueArrays(np.ascontiguousarray(done, np.float32), full, joker_values(jokers, rolls),
                                REACH_WEIGHT * np.arange(rolls) / max(rolls - 1, 1), star_weight * stars,
-                               kernels.column_bits(t), set_block, set_bits, colour_units, cell_unit, cell_bit)
+                               solo.column_bits(t), set_block, set_bits, colour_units, cell_unit, cell_bit)
 
 
 def fits(sheet) -> bool:
@@ -118,10 +118,10 @@ def fits(sheet) -> bool:
 
 def fit(sim, *, games: int = 40_000, held_out: int = 4_000, rounds: int = 12, seed: int = 1,
         progress=None) -> tuple[object, dict]:
-    """Fit the tables for a solo game's sheet (``sim``: its :class:`nochmal.bots.compiled.SoloSim`):
+    """Fit the tables for a solo game's sheet (``sim``: its :class:`nochmal.bots.kernel.solo_driver.SoloSim`):
     ``rounds`` of ``games`` games each, the round with the best mean on ``held_out`` other games
     kept. Returns (ValueArrays, report); ``progress(round, rounds, report)`` is called after each round."""
-    from nochmal.bots import kernels
+    from nochmal.bots.kernel import solo
 
     if sim is None or not fits(sim.sheet):
         raise ValueError("the table policy is fitted for solo games (R-SOLO-*) on sheets whose colour blocks "
@@ -137,8 +137,8 @@ def fit(sim, *, games: int = 40_000, held_out: int = 4_000, rounds: int = 12, se
     t0 = time.perf_counter()
     for k in range(rounds):
         vt = arrays(sheet, t, done, sheet.jokers, star_weight)
-        scores, seen, hits = kernels.fit_counts(train, sheet.jokers, t, vt)
-        held = float(kernels.fit_counts(other, sheet.jokers, t, vt)[0].mean())
+        scores, seen, hits = solo.fit_counts(train, sheet.jokers, t, vt)
+        held = float(solo.fit_counts(other, sheet.jokers, t, vt)[0].mean())
         rounds_seen.append({"round": k, "training_mean": round(float(scores.mean()), 3),
                             "held_out_mean": round(held, 3)})
         if best is None or held > best[0]:

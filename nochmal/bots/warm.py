@@ -9,14 +9,14 @@ import random
 
 
 def warm() -> None:
-    """One short call of each compiled entry point: the co-op game first (:mod:`nochmal.bots.coop_kernel`,
+    """One short call of each compiled entry point: the co-op game first (:mod:`nochmal.bots.kernel.drivers`,
     the longest to compile and the one most tests wait for), then the solo and base greedy and
-    rollouts and the solo table policy's rollouts (:mod:`nochmal.bots.kernels`)."""
+    rollouts and the solo table policy's rollouts (:mod:`nochmal.bots.kernel.solo`)."""
     from nochmal.analytics.simulate import make_game
-    from nochmal.bots import coop_kernel
-    from nochmal.bots.compiled import solo_sim
+    from nochmal.bots.kernel import drivers
+    from nochmal.bots.kernel.solo_driver import solo_sim
 
-    coop_kernel.warm()
+    drivers.warm()
     sim = solo_sim(make_game("solo"))
     start = (0, sim.sheet.jokers)
     sim.score(*start)

@@ -54,7 +54,7 @@ class Seat:
         self._table_key = -1
         self._table = None
         self._view = None  # a bot's cached evaluation of this seat (nochmal.bots.heuristic)
-        self._bits = None  # (crossed, its cells as the compiled kernels' array) (nochmal.bots.compiled)
+        self._bits = None  # (crossed, its cells as the compiled kernels' array) (nochmal.bots.kernel.solo_driver)
 
     @property
     def jokers_left(self) -> int:

@@ -1,8 +1,10 @@
-"""Glue between the bots and the compiled kernels (:mod:`nochmal.bots.kernels`, numba): the
+"""Glue between the bots and the compiled solo and base kernels (:mod:`nochmal.bots.kernel.solo`, numba): the
 kernels' tables for a sheet (:func:`greedy_tables`), greedy's single decision outside co-op
 (:class:`GreedyKernel`) and whole solo games without building states (:class:`SoloSim`, the
 solo planner's and the advisor's rollouts). Both choose exactly what the Python heuristic
 (:func:`nochmal.bots.greedy.reference_greedy`) chooses; tests compare them move by move.
+Python twins: :func:`nochmal.bots.greedy.greedy_policy` outside co-op and the solo planner's
+state-based rollouts (:func:`nochmal.bots.planner.rollout`).
 
 numba loads only when a compiled path is first used (~0.3 s to import the kernels), so the
 kernels are imported inside the functions that use them.
@@ -24,37 +26,37 @@ from nochmal.engine.moves import PASS, Cross
 def greedy_tables(game, sheet, w: Weights = BASE_WEIGHTS):
     """The compiled kernels' tables for ``sheet`` under ``game``'s scoring (cached on the sheet:
     base games are created by the thousand in sweeps, their sheets are shared)."""
-    from nochmal.bots import kernels  # numba loads only when a compiled path is first used (~0.3 s to import)
+    from . import solo  # numba loads only when a compiled path is first used (~0.3 s to import)
 
     sv = star_value(game, w)
     key = ("greedy-tables", w, sv, tuple(game.colour_bonus), game.joker_value, game.star_penalty)
     tables = sheet.bot_memo.get(key)
     if tables is None:
-        tables = sheet.bot_memo[key] = kernels.GreedyTables.build(game, sheet, w, sv, subset_info)
+        tables = sheet.bot_memo[key] = solo.GreedyTables.build(game, sheet, w, sv, subset_info)
     return tables
 
 
 _NO_DICE = (-1, -1, -1)
 
 
-def _kernel_choice(kernels, tables, bits, jokers_left: int, colour_faces, number_faces, claimed_cols: int,
+def _kernel_choice(solo, tables, bits, jokers_left: int, colour_faces, number_faces, claimed_cols: int,
                    claimed_colours: int):
-    """``kernels.choose_one`` (the module, loaded by the caller) with 1-3 faces of each kind, the
+    """``solo.choose_one`` (the module, loaded by the caller) with 1-3 faces of each kind, the
     rest padded as no die: (cell set index or -1, "!" spent, colour die, number die, colour)."""
     cf, nf = tuple(colour_faces) + _NO_DICE, tuple(number_faces) + _NO_DICE
-    return kernels.choose_one(bits, jokers_left, cf[0], cf[1], cf[2], nf[0], nf[1], nf[2], claimed_cols,
+    return solo.choose_one(bits, jokers_left, cf[0], cf[1], cf[2], nf[0], nf[1], nf[2], claimed_cols,
                               claimed_colours, tables.arrays)
 
 
 class GreedyKernel:
-    """Greedy's decision outside co-op, compiled (:func:`nochmal.bots.kernels.choose_one`): the move
+    """Greedy's decision outside co-op, compiled (:func:`nochmal.bots.kernel.solo.choose_one`): the move
     :func:`nochmal.bots.greedy.reference_greedy` makes, move for move and tie for tie (tests compare
     them), in a fraction of the time. Co-op decisions (mission terms, team choices) stay in Python."""
 
     def __init__(self, game, sheet) -> None:
-        from nochmal.bots import kernels
+        from . import solo
 
-        self._k = kernels
+        self._k = solo
         self._t = greedy_tables(game, sheet)
 
     def choose(self, state, seat: int):
@@ -82,18 +84,18 @@ def kernel_for(game, sheet) -> GreedyKernel:
 
 class SoloSim:
     """Solo mode (R-SOLO-*) without building states: greedy's choice and whole rollouts,
-    compiled (:mod:`nochmal.bots.kernels`; one seat, every completion a first, nothing set aside).
+    compiled (:mod:`nochmal.bots.kernel.solo`; one seat, every completion a first, nothing set aside).
     Chooses exactly what :func:`nochmal.bots.greedy.greedy_policy` chooses (a test checks it) at a
     small fraction of the cost, so the planner can afford many more rollouts."""
 
     def __init__(self, game, w: Weights = BASE_WEIGHTS) -> None:
-        from nochmal.bots import kernels  # numba loads only when a solo game plans (~0.3 s to import)
+        from . import solo  # numba loads only when a solo game plans (~0.3 s to import)
 
         self.game = game
         self.sheet = game.sheets[0]
         self.w = w
         self.n_rolls = game.n_rolls
-        self._k = kernels
+        self._k = solo
         self._t = greedy_tables(game, self.sheet, w)
 
     def score(self, crossed: int, jokers_left: int) -> int:

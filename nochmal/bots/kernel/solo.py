@@ -5,8 +5,10 @@ solo and base games (any 1-3 colour and number faces, first or later points).
 An unchecked fast path, named as such: it trusts its input and chooses exactly what the bots'
 Python heuristic (:func:`nochmal.bots.greedy.reference_greedy`) chooses outside co-op — the same moves
 in the same order, the same heuristic values computed with the same floating-point operations,
-so even ties break the same way; tests compare them move by move. :class:`nochmal.bots.compiled.SoloSim`
-and :class:`nochmal.bots.compiled.GreedyKernel` are its interfaces.
+so even ties break the same way; tests compare them move by move. Python twins:
+:func:`nochmal.bots.greedy.reference_greedy` and :mod:`nochmal.bots.heuristic` (greedy), the
+table policy of :mod:`nochmal.bots.solo_values`. :class:`nochmal.bots.kernel.solo_driver.SoloSim`
+and :class:`nochmal.bots.kernel.solo_driver.GreedyKernel` are its interfaces.
 
 A position is a boolean array of the 105 cells (row-major, ``A1`` first) plus "!" left; a move
 is the index of a *cell set* — one of the connected 1-5-cell subsets of one colour block,
@@ -19,12 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from nochmal.bots.heuristic import gains
 from nochmal.engine.cells import FULL, N_CELLS, N_COLS, indices, neighbours
-from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER
+
+from .cache import njit
+from .moves import MAX_PAIRS, PAIR_C, PAIR_COL_HI, PAIR_COL_LO, PAIR_COST, PAIR_K_HI, PAIR_K_LO, PAIR_N, PAIR_WIDTH
+from .moves import dice_pairs, sheet_sets
 
 MAX_NB = 24  # neighbour cells of a 5-cell set: at most 12; room to spare
 
@@ -65,21 +69,7 @@ class GreedyTables:
 
     @classmethod
     def build(cls, game, sheet, w, star_val: float, subset_info) -> "GreedyTables":
-        order: list[int] = []
-        lo = np.zeros((5, 6), np.int32)
-        hi = np.zeros((5, 6), np.int32)
-        masks: list[int] = []
-        index: dict[int, int] = {}
-        for b in sheet.blocks:
-            for s in b.subsets:
-                index[s] = len(masks)
-                masks.append(s)
-        # greedy's order within one (colour, count): blocks in sheet order, subsets ascending
-        for colour in range(5):
-            for k in range(1, 6):
-                lo[colour, k] = len(order)
-                order += [index[s] for b in sheet.blocks if b.colour == colour for s in b.subsets if s.bit_count() == k]
-                hi[colour, k] = len(order)
+        masks, order, lo, hi = sheet_sets(sheet)  # greedy's order: the engine's
         n = len(masks)
         cells = np.full((n, 5), -1, np.int16)
         size = np.zeros(n, np.int8)
@@ -165,7 +155,7 @@ def bits_of(crossed: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- kernels
-@numba.njit(cache=True)
+@njit()
 def _mark(i, crossed, touch, col_n, colour_n, t):
     """Count cell ``i`` as crossed: its column, its colour, and its neighbours become anchors."""
     crossed[i] = True
@@ -177,7 +167,7 @@ def _mark(i, crossed, touch, col_n, colour_n, t):
             touch[nb] = True
 
 
-@numba.njit(cache=True)
+@njit()
 def _setup(crossed, t):
     """(touch, column counts, colour counts) of a position: touch = start column or next to a cross."""
     touch = t.start.copy()
@@ -192,7 +182,7 @@ def _setup(crossed, t):
 NO_FACE = 99  # an absent die (faces are 0-5)
 
 
-@numba.njit(cache=True)
+@njit()
 def _sorted3(a, b, c):
     """Up to three dice faces (-1: no die) ascending, absent ones last as NO_FACE."""
     a = NO_FACE if a < 0 else a
@@ -207,19 +197,32 @@ def _sorted3(a, b, c):
     return (a, b, c)
 
 
-@numba.njit(cache=True)
+@njit()
+def _pairs():
+    """Scratch for :func:`nochmal.bots.kernel.moves.dice_pairs`, made once a game or a call from Python."""
+    return np.empty((MAX_PAIRS, PAIR_WIDTH), np.int64)
+
+
+@njit()
+def _present(faces):
+    """How many of :func:`_sorted3`'s faces are dice (the absent ones, NO_FACE, come last)."""
+    return (faces[0] != NO_FACE) + (faces[1] != NO_FACE) + (faces[2] != NO_FACE)
+
+
+@njit()
 def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
-            claimed_colours, t):
+            claimed_colours, t, pairs):
     """Greedy's move with colour faces c1-c3 and number faces n1-n3 (-1: no die): (cell set index
     or -1 for a pass, "!" spent, colour die, number die, colour). ``claimed_cols``/``claimed_colours``:
-    bit masks of what another seat completed first (later points, R-FIRST)."""
+    bit masks of what another seat completed first (later points, R-FIRST). ``pairs``: scratch
+    (:func:`_pairs`)."""
     return _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
-                      claimed_colours, t, None, None, None, 0)
+                      claimed_colours, t, None, None, None, 0, pairs)
 
 
-@numba.njit(cache=True)
+@njit()
 def _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
-               claimed_colours, t, vt, masks, others, r):
+               claimed_colours, t, vt, masks, others, r, pairs):
     """The best legal move with these faces, as :func:`_choose` returns it, valued by greedy's
     heuristic (``vt`` None; numba compiles that case without the table branch) or by the
     completion tables ``vt`` (:class:`ValueArrays`, solo: ``masks`` the units' crossed masks,
@@ -233,78 +236,55 @@ def _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2,
     best_v = -wfail if vt is None else 0.0  # the pass
     cfs = _sorted3(c1, c2, c3)
     nfs = _sorted3(n1, n2, n3)
-    prev_c = -1
     have = 0  # (tables) the colours whose ``others`` are filled in
-    for ci in range(3):  # the faces as move_groups takes them: distinct, ascending
-        cdie = cfs[ci]
-        if cdie == NO_FACE:
-            break
-        if cdie == prev_c:
-            continue
-        prev_c = cdie
-        ccost = 1 if cdie == COLOUR_JOKER else 0
-        if ccost > jokers_left:
-            continue
-        prev_n = -1
-        for ni in range(3):
-            ndie = nfs[ni]
-            if ndie == NO_FACE:
-                break
-            if ndie == prev_n:
-                continue
-            prev_n = ndie
-            ncost = 1 if ndie == NUMBER_JOKER else 0
-            n_j = ccost + ncost
-            if n_j > jokers_left:
-                continue
-            if vt is None:
-                cost = jw * n_j
-            else:
-                cost = vt.joker[jokers_left, r] - vt.joker[jokers_left - n_j, r]
-            c_lo, c_hi = (0, 5) if ccost else (cdie, cdie + 1)
-            k_lo, k_hi = (1, 6) if ncost else (ndie, ndie + 1)
-            for colour in range(c_lo, c_hi):
-                if vt is not None:
-                    if not have >> colour & 1:  # its blocks' chances, once a call, for the colours it visits
-                        _colour_others(colour, masks, r, vt, others)
-                        have |= 1 << colour
-                cgain = colour_gain[claimed_colours >> colour & 1, colour_n[colour]]
-                for k in range(k_lo, k_hi):
-                    for oi in range(lo[colour, k], hi[colour, k]):
-                        s = order[oi]
-                        legal = True
-                        anchored = False
-                        for j in range(size[s]):
-                            cell = cells[s, j]
-                            if crossed[cell]:
-                                legal = False
-                                break
-                            if touch[cell]:
-                                anchored = True
-                        if not legal or not anchored:
-                            continue
-                        if vt is None:
-                            v = base[s]
-                            if wexp != 0.0:
-                                cnt = 0
-                                for j in range(nbn[s]):
-                                    cell = nbs[s, j]
-                                    if not crossed[cell] and not touch[cell]:
-                                        cnt += 1
-                                v += wexp * cnt
-                            for j in range(ncols[s]):
-                                c = cols[s, j]
-                                v += col_gain[claimed_cols >> c & 1, c, col_n[c], colk[s, j]]
-                            v = v + cgain[size[s]]
-                        else:
-                            v = _table_value(s, colour, crossed, touch, masks, others, r, t, vt)
-                        v -= cost
-                        if v > best_v:
-                            best, best_nj, best_c, best_n, best_col, best_v = s, n_j, cdie, ndie, colour, v
+    for q in range(dice_pairs(cfs, _present(cfs), nfs, _present(nfs), jokers_left, pairs)):
+        cdie, ndie, n_j = pairs[q, PAIR_C], pairs[q, PAIR_N], pairs[q, PAIR_COST]
+        if vt is None:
+            cost = jw * n_j
+        else:
+            cost = vt.joker[jokers_left, r] - vt.joker[jokers_left - n_j, r]
+        for colour in range(pairs[q, PAIR_COL_LO], pairs[q, PAIR_COL_HI]):
+            if vt is not None:
+                if not have >> colour & 1:  # its blocks' chances, once a call, for the colours it visits
+                    _colour_others(colour, masks, r, vt, others)
+                    have |= 1 << colour
+            cgain = colour_gain[claimed_colours >> colour & 1, colour_n[colour]]
+            for k in range(pairs[q, PAIR_K_LO], pairs[q, PAIR_K_HI]):
+                for oi in range(lo[colour, k], hi[colour, k]):
+                    s = order[oi]
+                    legal = True
+                    anchored = False
+                    for j in range(size[s]):
+                        cell = cells[s, j]
+                        if crossed[cell]:
+                            legal = False
+                            break
+                        if touch[cell]:
+                            anchored = True
+                    if not legal or not anchored:
+                        continue
+                    if vt is None:
+                        v = base[s]
+                        if wexp != 0.0:
+                            cnt = 0
+                            for j in range(nbn[s]):
+                                cell = nbs[s, j]
+                                if not crossed[cell] and not touch[cell]:
+                                    cnt += 1
+                            v += wexp * cnt
+                        for j in range(ncols[s]):
+                            c = cols[s, j]
+                            v += col_gain[claimed_cols >> c & 1, c, col_n[c], colk[s, j]]
+                        v = v + cgain[size[s]]
+                    else:
+                        v = _table_value(s, colour, crossed, touch, masks, others, r, t, vt)
+                    v -= cost
+                    if v > best_v:
+                        best, best_nj, best_c, best_n, best_col, best_v = s, n_j, cdie, ndie, colour, v
     return best, best_nj, best_c, best_n, best_col
 
 
-@numba.njit(cache=True, inline="always")
+@njit(inline="always")
 def _table_value(s, colour, crossed, touch, masks, others, r, t, vt):
     """What crossing cell set ``s`` (in ``colour``) is worth to the table policy: the rise in each
     touched column's chance to end complete times its points; the rise in its block's chance times
@@ -330,13 +310,13 @@ def _table_value(s, colour, crossed, touch, masks, others, r, t, vt):
     return v
 
 
-@numba.njit(cache=True)
+@njit()
 def _cross(s, crossed, touch, col_n, colour_n, t):
     for j in range(t.size[s]):
         _mark(t.cells[s, j], crossed, touch, col_n, colour_n, t)
 
 
-@numba.njit(cache=True)
+@njit()
 def _score(crossed, col_n, colour_n, jokers_left, t):
     """R-SCORE of a finished solo sheet (every completion a first)."""
     star, colour_size, first, scalars = t.star, t.colour_size, t.first, t.scalars
@@ -353,22 +333,23 @@ def _score(crossed, col_n, colour_n, jokers_left, t):
     return v
 
 
-@numba.njit(cache=True)
+@njit()
 def _play(crossed0, jokers_left, dice, t):
     """Greedy from ``crossed0`` over the rolls in ``dice`` (shape (rolls, 4)); the final score."""
     crossed = crossed0.copy()
     touch, col_n, colour_n = _setup(crossed, t)
     jl = jokers_left
+    pairs = _pairs()
     for r in range(dice.shape[0]):
         s, n_j, _c, _n, _col = _choose(crossed, touch, col_n, colour_n, jl, dice[r, 0], dice[r, 1], -1,
-                                       dice[r, 2], dice[r, 3], -1, 0, 0, t)
+                                       dice[r, 2], dice[r, 3], -1, 0, 0, t, pairs)
         if s >= 0:
             _cross(s, crossed, touch, col_n, colour_n, t)
             jl -= n_j
     return _score(crossed, col_n, colour_n, jl, t)
 
 
-@numba.njit(cache=True)
+@njit()
 def play_many(starts, jokers, dice, t):
     """:func:`_play` from each start position (rows of ``starts``) with the same dice."""
     out = np.zeros(starts.shape[0], np.int64)
@@ -377,22 +358,22 @@ def play_many(starts, jokers, dice, t):
     return out
 
 
-@numba.njit(cache=True)
+@njit()
 def choose_one(crossed, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols, claimed_colours, t):
     """One decision from a position (see :func:`_choose`)."""
     touch, col_n, colour_n = _setup(crossed, t)
     return _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
-                   claimed_colours, t)
+                   claimed_colours, t, _pairs())
 
 
-@numba.njit(cache=True)
+@njit()
 def score_one(crossed, jokers_left, t):
     _touch, col_n, colour_n = _setup(crossed, t)
     return _score(crossed, col_n, colour_n, jokers_left, t)
 
 
 # --------------------------------------------------------------------------- the solo table policy
-@numba.njit(cache=True)
+@njit()
 def _unit_masks(crossed, vt):
     """Each unit's crossed mask (:class:`ValueArrays`)."""
     masks = np.zeros(vt.full.shape[0], np.int64)
@@ -403,7 +384,7 @@ def _unit_masks(crossed, vt):
     return masks
 
 
-@numba.njit(cache=True)
+@njit()
 def _colour_others(colour, masks, r, vt, others):
     """``others[u]`` for each block ``u`` of ``colour``: the chance that every *other* block of
     the colour ends complete (the product of their chances), with ``r`` rolls left."""
@@ -422,7 +403,7 @@ def _colour_others(colour, masks, r, vt, others):
         others[u] = p
 
 
-@numba.njit(cache=True)
+@njit()
 def _play_values(crossed0, jokers_left, dice, t, vt, seen):
     """The table policy from ``crossed0`` over the game's last ``dice.shape[0]`` rolls; the final
     score. ``seen`` (empty: not kept) gets each roll's unit masks after the move, for fitting."""
@@ -432,10 +413,11 @@ def _play_values(crossed0, jokers_left, dice, t, vt, seen):
     others = np.zeros(masks.shape[0])
     jl = jokers_left
     n = dice.shape[0]
+    pairs = _pairs()
     for q in range(n):
         r = n - 1 - q
         s, n_j, _c, _n, _colour = _best_move(crossed, touch, col_n, colour_n, jl, dice[q, 0], dice[q, 1], -1,
-                                             dice[q, 2], dice[q, 3], -1, 0, 0, t, vt, masks, others, r)
+                                             dice[q, 2], dice[q, 3], -1, 0, 0, t, vt, masks, others, r, pairs)
         if s >= 0:
             _cross(s, crossed, touch, col_n, colour_n, t)
             for j in range(t.ncols[s]):
@@ -447,7 +429,7 @@ def _play_values(crossed0, jokers_left, dice, t, vt, seen):
     return _score(crossed, col_n, colour_n, jl, t)
 
 
-@numba.njit(cache=True)
+@njit()
 def play_values_many(starts, jokers, dice, t, vt):
     """:func:`_play_values` from each start position with the same dice (the planner's rollouts)."""
     out = np.zeros(starts.shape[0], np.int64)
@@ -457,17 +439,17 @@ def play_values_many(starts, jokers, dice, t, vt):
     return out
 
 
-@numba.njit(cache=True)
+@njit()
 def choose_values(crossed, jokers_left, c1, c2, n1, n2, r, t, vt):
     """The table policy's move with these dice, ``r`` rolls left after this one (see :func:`_choose`)."""
     touch, col_n, colour_n = _setup(crossed, t)
     masks = _unit_masks(crossed, vt)
     others = np.zeros(masks.shape[0])
     return _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, -1, n1, n2, -1, 0, 0, t, vt, masks,
-                      others, r)
+                      others, r, _pairs())
 
 
-@numba.njit(cache=True)
+@njit()
 def fit_counts(games, jokers, t, vt):
     """Whole games of the table policy from an empty sheet with ``jokers`` "!" (``games``: (n,
     rolls, 4) dice): their scores, and for each (r, unit, mask) seen after a move how often it
