@@ -11,16 +11,17 @@ import time
 import pytest
 
 from apptools import TABLE, app, env, keys, no_exception, texts  # noqa: F401 (env: a fixture)
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 from nochmal.engine.errors import InvalidInputError
-from nochmal.store.session import ConsentNeededError, GameSession, SeatTakenError
+from nochmal.store.errors import ConsentNeededError, SeatTakenError
+from nochmal.store.session import GameSession
 from nochmal.store.db import GameStore, MetaConflictError
 
 ROUNDS = 100
 
 
 def make(store: GameStore, players: int = 3, **kw) -> GameSession:
-    game = tv.make_game("coop", tv.default_sheets("coop", players), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", players), 1)
     return GameSession.create(store, game, title="claims", seat_names=[f"P{i + 1}" for i in range(players)], **kw)
 
 

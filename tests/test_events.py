@@ -1,7 +1,8 @@
-"""The event log (``nochmal.store.events``) and export / import (``nochmal.store.session``): every event
-kind validates through the discriminated union, the state is a fold of the events, undo takes
-back the last effective decision and is itself an event, an export imports as the identical
-game, and a tampered export is rejected naming the first bad event with nothing stored."""
+"""The event log (``nochmal.store.events``) and export / import (``GameSession.export``,
+``nochmal.store.transfer``): every event kind validates through the discriminated union, the state
+is a fold of the events, undo takes back the last effective decision and is itself an event, an
+export imports as the identical game, and a tampered export is rejected naming the first bad event
+with nothing stored."""
 
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ from nochmal.store.events import (
 )
 from nochmal.engine.game import CHANCE, TEAM
 from nochmal.engine.moves import PASS, Cross
-from nochmal.store.session import CODE_FIELDS, GameSession, import_game
+from nochmal.store.claims import CODE_FIELDS
+from nochmal.store.session import GameSession
+from nochmal.store.transfer import import_game
 from nochmal.store.db import GameStore
 
 ALL_KINDS = {"roll", "cross", "pass", "strike_jokers", "remove_die", "undo"}

@@ -16,7 +16,7 @@ import re
 
 from apptools import HISTORY, START, TABLE, app, env  # noqa: F401 (env: a fixture)
 from nochmal.engine.errors import InvalidInputError
-from nochmal.store.session import import_game
+from nochmal.store.transfer import import_game
 from nochmal.store.db import GameStore
 from test_import_validation import ODD_VALUES, _get, _mutate, _nodes, play_export
 

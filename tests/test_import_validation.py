@@ -24,8 +24,10 @@ from apptools import TABLE, app, env, keys, no_exception, texts  # noqa: F401 (e
 from nochmal.engine.coop import CoopGame
 from nochmal.engine.errors import InvalidInputError
 from nochmal.engine.game import CHANCE
-from nochmal.store.session import (CODE_FIELDS, SEAT_NAME_MAX, GameMeta, GameSession, import_game, read_export_file,
-                             validate_meta)
+from nochmal.store.claims import CODE_FIELDS
+from nochmal.store.meta import SEAT_NAME_MAX, GameMeta, validate_meta
+from nochmal.store.session import GameSession
+from nochmal.store.transfer import import_game, read_export_file
 from nochmal.store.db import GameStore
 
 REPO = Path(__file__).resolve().parent.parent

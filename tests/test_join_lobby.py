@@ -13,9 +13,10 @@ import pytest
 from streamlit.components.v2.bidi_component import ComponentResult
 
 from apptools import TABLE, app, env, keys, no_exception, texts  # noqa: F401 (env: a fixture)
-from nochmal.store.session import CODE_FIELDS, GameSession, taken_over_seat
+from nochmal.store.claims import CODE_FIELDS, taken_over_seat
+from nochmal.store.session import GameSession
 from nochmal.ui import device
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 from nochmal.ui.panels.join import parse_claim, qr_modules
 
 NAMES = ["Ada", "Bo", "Cy"]
@@ -23,7 +24,7 @@ TAKEN = "Seat 2 (Bo) was taken over by another device. Open the join link again 
 
 
 def make(store, **kw) -> GameSession:
-    game = tv.make_game("coop", tv.default_sheets("coop", 3), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", 3), 1)
     return GameSession.create(store, game, title="lobby", seat_names=NAMES, **kw)
 
 

@@ -21,7 +21,7 @@ from nochmal.data import coopset, userdata
 from nochmal.engine import jsonin, tomlin
 from nochmal.engine.errors import DataFileError, InvalidInputError
 from nochmal.engine.sheet import get_sheet, parse_data_file, read_data_file, sheet_to_toml
-from nochmal.store.session import MAX_EXPORT_BYTES, parse_export_bytes
+from nochmal.store.transfer import MAX_EXPORT_BYTES, parse_export_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 2**20

@@ -13,7 +13,8 @@ from nochmal.engine.dice import Roll
 from nochmal.engine.errors import InvalidInputError
 from nochmal.engine.game import CHANCE, BaseGame, game_from_config
 from nochmal.engine.moves import PASS, Cross
-from nochmal.store.session import GameSession, import_game
+from nochmal.store.session import GameSession
+from nochmal.store.transfer import import_game
 from nochmal.store.db import GameStore
 
 Y, G, B = 0, 1, 2

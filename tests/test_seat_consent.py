@@ -12,11 +12,12 @@ import time
 import pytest
 
 from apptools import TABLE, app, env, no_exception, texts  # noqa: F401 (env: a fixture)
-from nochmal.store import session as session_mod
+from nochmal.store import claims
 from nochmal.store.db import GameStore
-from nochmal.store.session import (CODE_FIELDS, ConsentNeededError, GameOverError, GameSession, NoGameError,
-                                   RequestPendingError, open_with_code, seat_held)
-from nochmal.ui import tableview as tv
+from nochmal.store.claims import CODE_FIELDS, seat_held
+from nochmal.store.errors import ConsentNeededError, GameOverError, NoGameError, RequestPendingError
+from nochmal.store.session import GameSession, open_with_code
+from nochmal.ui import botplay, newgame
 
 NAMES = ["Ada", "Bo", "Cy"]
 
@@ -28,7 +29,7 @@ def store(tmp_path):
 
 
 def make(store: GameStore) -> GameSession:
-    game = tv.make_game("coop", tv.default_sheets("coop", 3), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", 3), 1)
     return GameSession.create(store, game, title="consent", seat_names=NAMES)
 
 
@@ -88,9 +89,9 @@ def test_free_seats_and_seats_of_devices_gone_long_are_claimed_at_once(store, mo
     ses = make(store)
     load(store, ses).claim_seat(0, "first")  # free: at once
     assert seat_held(store.get(ses.game_id).meta, 0, "other")
-    later = time.time() + session_mod.SEAT_HELD_S + 1
+    later = time.time() + claims.SEAT_HELD_S + 1
     assert not seat_held(store.get(ses.game_id).meta, 0, "other", at=later)
-    monkeypatch.setattr(session_mod.time, "time", lambda: later)  # the first phone was not seen since
+    monkeypatch.setattr(claims.time, "time", lambda: later)  # the first phone was not seen since
     code = load(store, ses).claim_seat(0, "second")
     assert load(store, ses).seat_of_code(code) == 0
     # a seat's device that is still there keeps it held
@@ -130,10 +131,10 @@ def test_renewing_the_join_link_stops_the_old_token_and_short_code(store):
 
 
 def finished(store) -> GameSession:
-    game = tv.make_game("coop", tv.default_sheets("coop", 2), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", 2), 1)
     ses = GameSession.create(store, game, title="over", seat_names=["Ada", "Bo"], kind="digital", seed=3,
                              bots=["greedy", "greedy"])
-    tv.play_bots(ses)
+    botplay.play_bots(ses)
     assert ses.state.is_terminal()
     store.change_meta(ses.game_id, lambda m: dict(m, bots=[None, None]))  # two human seats
     return load(store, ses)

@@ -24,7 +24,8 @@ from nochmal.data import i18n
 from nochmal.engine.coop import CoopGame
 from nochmal.engine.errors import InvalidInputError
 from nochmal.store.db import GameStore, StoreError
-from nochmal.store.session import GameSession, import_game
+from nochmal.store.session import GameSession
+from nochmal.store.transfer import import_game
 from nochmal.ui import state
 from nochmal.ui.storeerror import kind, store_error_text
 from test_import_validation import play_export

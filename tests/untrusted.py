@@ -2,7 +2,7 @@
 
 Every free-text field holds a payload: the title, every seat name, each event's ``by``, a user
 sheet's name and source, and the file name (= id) of a broken user sheet. The game comes into
-a store through the real import path (:func:`nochmal.store.session.import_game`).
+a store through the real import path (:func:`nochmal.store.transfer.import_game`).
 """
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry, newgame
 from nochmal.engine.game import CHANCE, TEAM
 from nochmal.engine.moves import PASS, Cross
-from nochmal.store.session import GameSession, import_game
+from nochmal.store.session import GameSession
+from nochmal.store.transfer import import_game
 from nochmal.engine.sheet import SheetSpec, get_sheet, sheet_to_toml
 from nochmal.store.db import GameStore
 
@@ -64,7 +65,7 @@ def _play(ses: GameSession, decisions: int, bys: list[str]) -> None:
         elif st.current_player() == TEAM:
             ses.record(st.legal_actions()[0], by=by)
         else:
-            seat = tv.seats_to_decide(st)[0]
+            seat = entry.seats_to_decide(st)[0]
             plain = [a for a in st.legal_actions(seat) if isinstance(a, Cross) and not a.joker_cost]
             ses.record(plain[0] if plain and i % 4 else PASS, seat=seat, by=by)
     ses.undo(by=bys[0])
@@ -78,8 +79,8 @@ def markup_export(tmp: Path, decisions: int = 12, *, control: bool = False) -> d
     names, title, bys = (([f"Seat {i + 1}" for i in range(6)], "Control game", ["host", "dice"]) if control
                          else (list(SEAT_NAMES), TITLE, BYS))
     try:
-        sheets = [SHEET_ID] + tv.default_sheets("coop", 6)[1:]
-        ses = GameSession.create(store, tv.make_game("coop", sheets, 1), title=title, seat_names=names,
+        sheets = [SHEET_ID] + newgame.default_sheets("coop", 6)[1:]
+        ses = GameSession.create(store, newgame.make_game("coop", sheets, 1), title=title, seat_names=names,
                                  kind="digital", seed=5)
         _play(ses, decisions, bys)
         return json.loads(json.dumps(ses.export()))

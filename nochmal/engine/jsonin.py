@@ -14,7 +14,7 @@ from nochmal.engine.errors import InvalidInputError
 
 
 #: Deepest nesting of arrays and objects accepted (a game export nests 5 deep; the same cap as
-#: :data:`nochmal.store.session.IMPORT_MAX_DEPTH` for data given to ``import_game``).
+#: :data:`nochmal.store.transfer.IMPORT_MAX_DEPTH` for data given to ``import_game``).
 MAX_DEPTH = 32
 #: Longest text accepted, in characters (the largest caller cap: a game export's 1 MiB).
 MAX_CHARS = 1024 * 1024
