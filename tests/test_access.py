@@ -11,11 +11,13 @@ import math
 import pytest
 
 from apptools import TABLE, app, env, keys, no_exception, texts  # noqa: F401 (env: a fixture)
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 from nochmal.store.access import (SHORT_CODE_ALPHABET, SHORT_CODE_LENGTH, THROTTLE_LIMIT, THROTTLE_LOCKOUT_S,
                             THROTTLE_WINDOW_S, Throttle, codes_equal, match_code, new_short_code, new_token,
                             normalize_short_code, short_code_bits)
-from nochmal.store.session import (GameSession, NoGameError, TooManyGuessesError, format_short_code, open_with_code)
+from nochmal.store.claims import format_short_code
+from nochmal.store.errors import NoGameError, TooManyGuessesError
+from nochmal.store.session import GameSession, open_with_code
 from nochmal.store.db import GameStore
 
 
@@ -35,7 +37,7 @@ def token_bits(token: str) -> int:
 
 
 def make(store: GameStore, players: int = 3) -> GameSession:
-    game = tv.make_game("coop", tv.default_sheets("coop", players), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", players), 1)
     return GameSession.create(store, game, title="t", seat_names=[f"P{i + 1}" for i in range(players)])
 
 

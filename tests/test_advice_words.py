@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 from nochmal.bots import advice, coop_weights, planner
-from nochmal.bots.advice import Gist, Suggestion, gists, suggestions, tie_groups, why
+from nochmal.bots.advice import Gist, Suggestion, gists, suggestions, why
+from nochmal.bots.rollout_stats import tie_groups
 from nochmal.data.i18n import using
 from nochmal.engine.cells import COLUMN_MASKS, COLUMNS, names
 from nochmal.engine.coop import CoopGame

@@ -249,3 +249,15 @@ def test_the_bound_is_shown_beside_the_bots_never_as_the_reports_bot(pool_rows):
         for j, m in enumerate(sorted(df["mission"].unique())):
             assert fig.data[0].z[i][j] == pytest.approx(100 * (1 - greedy[(n, m)]))
     assert "(Greedy bot" in F.win_rate_heatmap(both).layout.title.text
+
+
+def test_completion_turns_is_one_panel_per_mission_not_an_overlay():
+    rows = [{"mission": m, "players": 3, "won": True, "policy": "greedy", "turns": t}
+            for m in range(1, 6) for t in (10 + m, 14 + m, 20 + m)]
+    rows += [{"mission": 1, "players": 3, "won": False, "policy": "greedy", "turns": 27}]
+    fig = F.completion_turns(pd.DataFrame(rows))
+    assert len(fig.data) == 5 and fig.layout.barmode != "overlay"
+    assert len({t.yaxis for t in fig.data}) == 5, "each mission on its own panel"
+    assert {t.name for t in fig.data} == {f"M{m}" for m in range(1, 6)}
+    assert all(len(t.x) == 3 for t in fig.data)  # won games only
+    assert all(t.opacity in (None, 1) for t in fig.data)

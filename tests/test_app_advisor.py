@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptools import APP, HISTORY, START, TABLE, app, env, keys, no_exception, path_of, texts  # noqa: F401
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 from nochmal.engine.cells import mask_of, names
 from nochmal.engine.dice import Roll
 from nochmal.store.events import CrossEvent, PassEvent
@@ -33,7 +33,7 @@ def table(ses: GameSession, **extra) -> AppTest:
 
 
 def make(store, mode="coop", players=3, kind="companion", bots=None, seed=None, mission=1) -> GameSession:
-    game = tv.make_game(mode, tv.default_sheets(mode, players), mission)
+    game = newgame.make_game(mode, newgame.default_sheets(mode, players), mission)
     return GameSession.create(store, game, title="t", seat_names=[f"P{i + 1}" for i in range(players)],
                               kind=kind, seed=seed, bots=bots)
 
@@ -300,7 +300,7 @@ def test_team_plan_preview_on_the_start_page(env):
     labels = [e.label for e in at.expander]
     assert "Team plan for this mission" in labels
     exp = at.expander[labels.index("Team plan for this mission")]
-    plan = team_plan(tv.make_game("coop", tv.default_sheets("coop", 3), 1))
+    plan = team_plan(newgame.make_game("coop", newgame.default_sheets("coop", 3), 1))
     md = "\n".join(m.value for m in exp.markdown)
     assert plan["notes"][0] in md
     rows = plan_rows(exp)
@@ -320,7 +320,7 @@ def test_team_plan_preview_on_the_start_page(env):
     assert len(rows) == 4 and {"number fields", "rows"} <= set(rows[0])
     assert rows[0]["player"] == "Ada \\| Lovelace"  # a "|" in a name does not break the table
     assert rows[1]["player"].endswith("🤖") and not rows[0]["player"].endswith("🤖")
-    plan4 = team_plan(tv.make_game("coop", tv.default_sheets("coop", 4), 4))
+    plan4 = team_plan(newgame.make_game("coop", newgame.default_sheets("coop", 4), 4))
     want = [", ".join(map(str, s["number_fields"])) or "—" for s in plan4["seats"]]
     assert [r["number fields"] for r in rows] == want
     assert any("Bots in this game follow this plan" in c.value for c in exp.caption)

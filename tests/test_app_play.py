@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptools import APP, HISTORY, START, TABLE, app, env, keys, no_exception, path_of, texts  # noqa: F401
-from nochmal.ui import tableview as tv
+from nochmal.ui import botplay, entry, newgame
 from nochmal.engine.cells import names
 from nochmal.engine.dice import Roll
 from nochmal.engine.game import CHANCE, TEAM
@@ -29,7 +29,7 @@ def load(store: GameStore, gid: str) -> GameSession:
 
 
 def make(store, mode="coop", players=3, kind="companion", bots=None, seed=None, mission=1) -> GameSession:
-    game = tv.make_game(mode, tv.default_sheets(mode, players), mission)
+    game = newgame.make_game(mode, newgame.default_sheets(mode, players), mission)
     return GameSession.create(store, game, title="t", seat_names=[f"P{i + 1}" for i in range(players)],
                               kind=kind, seed=seed, bots=bots)
 
@@ -276,7 +276,7 @@ def _drive_to_decision(store, ses, limit=400):
         if st_.current_player() == CHANCE:
             ses.roll_digital()
         else:
-            seat = tv.seats_to_decide(st_)[0]
+            seat = entry.seats_to_decide(st_)[0]
             # one-cell moves keep the team far below the goal without failed rolls
             small = [m for m in st_.legal_actions(seat) if isinstance(m, Cross) and m.count == 1 and not m.joker_cost]
             ses.record(small[0] if small else cheapest_cross(st_, seat) or PASS, seat=seat)
@@ -349,7 +349,7 @@ def test_digital_game_with_two_bots_plays_to_outcome(env):
             at.button(key="roll-digital").click().run()
             no_exception(at)
             ses = load(env, gid)
-        assert 0 in tv.seats_to_decide(ses.state), ses.state.summary()  # bots have already decided
+        assert 0 in entry.seats_to_decide(ses.state), ses.state.summary()  # bots have already decided
         move = cheapest_cross(ses.state, 0)
         if move is None:
             at.button(key="fail-btn").click().run()
@@ -364,7 +364,7 @@ def test_digital_game_with_two_bots_plays_to_outcome(env):
     for _ in range(2000):
         if ses.state.is_terminal():
             break
-        if tv.play_bots(ses):
+        if botplay.play_bots(ses):
             continue
         st_ = ses.state
         if st_.current_player() == CHANCE:

@@ -19,7 +19,7 @@ from nochmal.engine.dice import Roll
 from nochmal.engine.game import CHANCE
 from nochmal.engine.moves import PASS, Cross
 from nochmal.store.session import GameSession
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry, newgame
 
 COLUMNS = ["seat", "columns", "colours", "\"!\"", "stars", "total"]
 #: words of the co-op game that a base or solo game's screens must not show
@@ -27,7 +27,7 @@ COOP_WORDS = ("mission", "team", "failed roll", "turn track", "goal")
 
 
 def make(store, mode="base", players=3) -> GameSession:
-    game = tv.make_game(mode, tv.default_sheets(mode, players), 1)
+    game = newgame.make_game(mode, newgame.default_sheets(mode, players), 1)
     return GameSession.create(store, game, title="t", seat_names=["Ada", "Bo", "Cy"][:players], kind="companion")
 
 
@@ -51,7 +51,7 @@ def play_until(ses: GameSession, stop, seed: int = 5) -> None:
         if st_.current_player() == CHANCE:
             ses.record(st_.sample_roll(rng), by="test")
         else:
-            seat = tv.seats_to_decide(st_)[0]
+            seat = entry.seats_to_decide(st_)[0]
             view = st_.clone()
             view.pending = [seat] + [s for s in view.pending if s != seat]
             ses.record(greedy_policy(view, rng), seat=seat, by="test")

@@ -10,13 +10,13 @@ import pytest
 
 from nochmal.data.boardgen import (
     GENERATOR_SEED,
-    add_cli,
     check_shipped,
     default_prefix,
     generate_coop_sheets,
     roman,
     write_coop_sheets,
 )
+from nochmal.cli.boards import add_cli
 from nochmal.engine.cells import COLUMNS, cell_index, indices
 from nochmal.engine.errors import InvalidInputError
 from nochmal.engine.sheet import (

@@ -19,7 +19,7 @@ from nochmal.engine.moves import PASS
 from nochmal.store.access import THROTTLE_LIMIT
 from nochmal.store.session import GameSession
 from nochmal.ui import changes
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry, newgame
 
 
 def ask(client: str = "10.0.0.1", **params) -> tuple[int, dict]:
@@ -30,7 +30,7 @@ def ask(client: str = "10.0.0.1", **params) -> tuple[int, dict]:
 
 
 def game(store) -> GameSession:
-    return GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 2), 1), title="t",
+    return GameSession.create(store, newgame.make_game("coop", newgame.default_sheets("coop", 2), 1), title="t",
                               seat_names=["Ada", "Bo"])
 
 
@@ -124,13 +124,13 @@ def test_behind(shown, ended, behind):
 
 # ---- a deciding seat's device is not run again by another seat's entry in the same roll
 def three(store) -> GameSession:
-    return GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 3), 1), title="t",
+    return GameSession.create(store, newgame.make_game("coop", newgame.default_sheets("coop", 3), 1), title="t",
                               seat_names=["Ada", "Bo", "Cy"])
 
 
 def seat_version(ses, seat: int) -> str:
     """The version the Table page of ``seat``'s own device shows (``state.watch_game`` with focus)."""
-    return changes.version(ses.n_events, ses.meta, True, tv.seat_focus(ses.state, seat))
+    return changes.version(ses.n_events, ses.meta, True, entry.seat_focus(ses.state, seat))
 
 
 def test_a_deciding_seat_is_not_woken_by_another_seat_s_entry_but_by_its_own_roll_ending(env, monkeypatch):  # noqa: F811
@@ -138,7 +138,7 @@ def test_a_deciding_seat_is_not_woken_by_another_seat_s_entry_but_by_its_own_rol
     ses = three(env)
     ses.record(Roll.parse(["green", "blue", "red"], [1, 2, 3]), by="test")
     ses.record(PASS, 0)  # the active seat fails: seats 2 and 3 decide (R-ORDER)
-    assert tv.seats_to_decide(ses.state) == [1, 2]
+    assert entry.seats_to_decide(ses.state) == [1, 2]
     bo, host = seat_version(ses, 1), changes.version(ses.n_events, ses.meta, True)
     ses.record(PASS, 2)  # Cy's entry, in the same roll
     assert ask(**params(ses, seat=1, focus="1", since=bo))[1]["version"] == bo  # Bo's phone: nothing new

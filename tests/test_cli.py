@@ -195,7 +195,7 @@ def test_simulate_bad_arguments_are_one_line(cli, args, words):
 
 def test_fit_solo_values_writes_tables_the_planner_accepts(cli, tmp_path):
     from nochmal.bots import solo_values as sv
-    from nochmal.bots.compiled import solo_sim
+    from nochmal.bots.kernel.solo_driver import solo_sim
     from nochmal.engine.game import SoloGame
 
     res = cli("fit-solo-values", "--sheets", "red", "--games", "400", "--rounds", "1", "--out", "tables", "--quiet")

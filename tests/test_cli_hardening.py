@@ -21,12 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 from nochmal.cli import args as argtypes
-import nochmal.cli as cli
+from nochmal.cli.play import saved_events
 from test_coop_cli import run_main  # the same in-process CLI call as the co-op CLI tests
 from nochmal.engine.errors import InvalidInputError
 from nochmal.engine.game import play
-from nochmal.bots.policies import get_policy
-from nochmal.store.session import MAX_EXPORT_BYTES, GameSession, parse_export_bytes
+from nochmal.bots.registry import get_policy
+from nochmal.store.session import GameSession
+from nochmal.store.transfer import MAX_EXPORT_BYTES, parse_export_bytes
 from nochmal.analytics.simulate import make_game
 from nochmal.store.db import GameStore
 from nochmal.cli.terminal import printable
@@ -299,7 +300,7 @@ def test_saved_events_are_those_record_would_write(work):
     same actions, same seats, same fields (the time stamps aside)."""
     game = make_game("coop", 3, 2)
     state = play(game.new_state(), get_policy("greedy"), random.Random(5))
-    batch = cli._saved_events(game, state.history, "greedy")
+    batch = saved_events(game, state.history, "greedy")
     store = GameStore(work / "r.sqlite3")
     ses = GameSession.create(store, make_game("coop", 3, 2), kind="digital", seed=5, bots=["greedy"] * 3)
     for action in state.history:

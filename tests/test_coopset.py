@@ -16,7 +16,7 @@ from nochmal.engine.coop import COOP_SHEETS, CoopGame
 from nochmal.engine.coopdata import TABLEAU_KEYS, get_tableau
 from nochmal.engine.errors import DataFileError, InvalidInputError
 from nochmal.engine.sheet import get_sheet, sheet_ids
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 
 VALUES_3 = dict(zip(TABLEAU_KEYS, (6, 7, 19, 41, 3, 4, 2, 2, 1)))
 VALUES_5 = dict(zip(TABLEAU_KEYS, (9, 10, 31, 66, 5, 6, 3, 3, 2)))
@@ -116,7 +116,7 @@ def test_a_broken_set_file_names_the_field_and_counts_as_no_set(home):
 def test_a_full_set_gives_every_seat_its_slot(home, players):
     ids = make_set(coopset.SLOTS)
     assert coopset.set_sheets(players) == ids[:players]
-    assert coopset.default_sheets(players) == ids[:players] == tv.default_sheets("coop", players)
+    assert coopset.default_sheets(players) == ids[:players] == newgame.default_sheets("coop", players)
     assert all(s.from_set for s in coopset.seat_sheets(players))
 
 
@@ -124,10 +124,10 @@ def test_a_full_set_gives_every_seat_its_slot(home, players):
 def test_a_partial_set_fills_its_slots_and_stand_ins_the_rest(home, players):
     ids = make_set(("I", "II", "III"))
     expected = (ids + list(COOP_SHEETS[3:]))[:players]
-    assert coopset.default_sheets(players) == expected == tv.default_sheets("coop", players)
+    assert coopset.default_sheets(players) == expected == newgame.default_sheets("coop", players)
     assert coopset.set_sheets(players) == (ids[:players] if players <= 3 else None)
     assert [s.from_set for s in coopset.seat_sheets(players)] == [i < 3 for i in range(players)]
-    game = tv.make_game("coop", tv.default_sheets("coop", players))
+    game = newgame.make_game("coop", newgame.default_sheets("coop", players))
     assert [s.id for s in game.sheets] == expected
     assert [s.provenance for s in game.sheets] == ["user" if i < 3 else "stand-in" for i in range(players)]
 
@@ -151,9 +151,9 @@ def test_a_deleted_or_no_longer_co_op_sheet_leaves_its_slot_empty(home):
 
 def test_no_set_means_the_stand_ins_and_other_modes_are_untouched(home):
     assert coopset.set_sheets(3) is None
-    assert tv.default_sheets("coop", 3) == list(COOP_SHEETS[:3]) == CoopGame.default_sheets(3)
+    assert newgame.default_sheets("coop", 3) == list(COOP_SHEETS[:3]) == CoopGame.default_sheets(3)
     make_set(("I",))
-    assert tv.default_sheets("base", 3) == ["standard"] * 3 and tv.default_sheets("solo", 1) == ["standard"]
+    assert newgame.default_sheets("base", 3) == ["standard"] * 3 and newgame.default_sheets("solo", 1) == ["standard"]
 
 
 # --------------------------------------------------------------------------- export and import

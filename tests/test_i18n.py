@@ -161,13 +161,13 @@ def test_one_german_and_one_english_sentence_per_rule_id():
 def _played_game(store):
     from nochmal.engine.game import CHANCE
     from nochmal.store.session import GameSession
-    from nochmal.ui import tableview as tv
+    from nochmal.ui import entry, newgame
 
-    ses = GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 2), 1), title="t",
+    ses = GameSession.create(store, newgame.make_game("coop", newgame.default_sheets("coop", 2), 1), title="t",
                              seat_names=["Ann", "Bo"], kind="digital", seed=3)
     ses.roll_digital()
     while ses.state.current_player() != CHANCE:
-        seat = tv.seats_to_decide(ses.state)[0]
+        seat = entry.seats_to_decide(ses.state)[0]
         ses.record(next(iter(ses.state.legal_actions(seat))), seat=seat)
     return ses
 

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from apptools import APP, HISTORY, no_exception, texts
 from nochmal.store import access
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 from nochmal.engine.coopdata import get_tableau, tableau_to_toml
 from nochmal.cli.serve import OWNER_CODE_ENV, OWNER_LOCAL_ENV
 from nochmal.store.session import GameSession
@@ -214,7 +214,7 @@ def test_a_remote_device_cannot_save_or_import_a_tableau_without_the_code(remote
 def test_a_remote_device_cannot_import_a_game_without_the_code(remote, monkeypatch, tmp_path):
     store = GameStore(tmp_path / "games.sqlite3")
     try:
-        game = tv.make_game("coop", tv.default_sheets("coop", 2), 1)
+        game = newgame.make_game("coop", newgame.default_sheets("coop", 2), 1)
         ses = GameSession.create(store, game, title="exported", seat_names=["A", "B"])
         data = json.dumps(ses.export(), indent=1).encode()
         n_games = len(store.list_games())

@@ -1,7 +1,7 @@
 """A refused selection of cells names the first rule it actually breaks (issue 42, item 2).
 
 The app reads a tapped selection through the engine (:func:`nochmal.engine.moves.cross_for_selection`,
-via :func:`nochmal.ui.tableview.build_cross`) against the dice the seat may use now, and
+via :func:`nochmal.ui.entry.build_cross`) against the dice the seat may use now, and
 :func:`nochmal.ui.explain.refusal` words the refusal. The order (the rulebook's, as issue 42 lists it):
 start column, the count against the number dice (and at most 5), one block of one colour,
 the colour against the colour dice, adjacency; R-FREE before all, R-CONNECTED after R-BLOCK,
@@ -14,15 +14,17 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from apptools import env, no_exception, texts  # noqa: F401 (env: the fixture)
 from nochmal.data import i18n
 from nochmal.engine.decisions import SELECTION_ORDER
-from nochmal.engine.cells import FULL, is_connected, mask_of, neighbours
+from nochmal.engine.cells import COLOURS, FULL, is_connected, mask_of, names, neighbours
 from nochmal.engine.dice import COLOUR_JOKER, NUMBER_JOKER, Roll
 from nochmal.engine.errors import IllegalMoveError
 from nochmal.engine.moves import PASS, Cross, check_cross, cross_for_selection, legal_moves
 from nochmal.engine.sheet import get_sheet
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry, newgame
 from nochmal.ui.explain import refusal
+from pagegames import host_table, load, make
 
 Y, G, B, R, O = range(5)
 STD = get_sheet("standard")
@@ -35,14 +37,14 @@ def M(cells: str) -> int:
 
 def table_position():
     """A base game on standard sheets, roll 1: yellow, blue, red | 2, 3, 4 (seat 1 active)."""
-    state = tv.make_game("base", ["standard", "standard"]).new_state()
+    state = newgame.make_game("base", ["standard", "standard"]).new_state()
     state.apply(Roll.of([Y, B, R], [2, 3, 4]))
     return state
 
 
 def refused(state, cells: int, seat: int = 0, **picks) -> IllegalMoveError:
     with pytest.raises(IllegalMoveError) as info:
-        tv.build_cross(state, seat, cells, **picks)
+        entry.build_cross(state, seat, cells, **picks)
     return info.value
 
 
@@ -97,7 +99,7 @@ def test_the_engine_reads_the_selection_against_the_dice_it_is_given():
 
 # =========================================================================== more of the order
 def test_a_number_die_set_aside_is_named_and_the_others_are_listed_R_PASSIVE():
-    st_ = tv.make_game("base", ["standard", "standard"]).new_state()
+    st_ = newgame.make_game("base", ["standard", "standard"]).new_state()
     for _ in range(3):  # R-FIRST3: nothing is set aside in the first three rolls
         st_.apply(Roll.of([Y, B, R], [1, 2, 3]))
         st_.apply(PASS, seat=st_.active)
@@ -135,7 +137,7 @@ def test_cells_of_two_colours_are_refused_as_not_one_block_R_BLOCK():
 
 def test_a_colour_not_rolled_is_refused_after_count_and_block_R_COLOUR():
     st_ = table_position()
-    assert tv.build_cross(st_, 0, M("H6 H7")) == Cross(Y, 2, Y, M("H6 H7"))
+    assert entry.build_cross(st_, 0, M("H6 H7")) == Cross(Y, 2, Y, M("H6 H7"))
     err = refused(st_, M("H2") | M("G2"))  # orange: no orange die, no X
     assert err.rule == "R-COLOUR", err
     assert words(err, STD, "en").startswith("No orange colour die this roll (colour dice you may use: yellow, blue, red)")
@@ -262,3 +264,67 @@ def test_the_rare_rules_in_their_place_R_CONNECTED_R_JOKER_COST():
     assert info.value.rule == "R-JOKER-COST"
     assert refusal(info.value, STD).words == 'This cross needs 1 "!" for its joker, but you have none left.'
     assert cross_for_selection(STD, 0, 1, h, [COLOUR_JOKER], [1]) == Cross(COLOUR_JOKER, 1, B, h)
+
+
+# --------------------------------------------------------------------------- a colour no usable die shows (issue 19)
+def blue_cell_in_h(sheet) -> int:
+    return next(r * 15 + 7 for r in range(7) if COLOURS[sheet.colour_of[r * 15 + 7]] == "blue")
+
+
+def base_state():
+    return newgame.make_game("base", ["standard", "standard"]).new_state()
+
+
+def test_build_cross_refuses_a_colour_no_die_shows_R_COLOUR():
+    """Blue cells tapped, no blue colour die and no X rolled: refused as "no blue colour die"
+    (it used to guess the yellow die, and the engine then spoke of the yellow die)."""
+    st_ = base_state()
+    st_.apply(Roll.of([3, 0, 1], [1, 2, 3]))  # red, yellow, green | 1 2 3
+    cell = 1 << blue_cell_in_h(st_.seats[0].sheet)
+    with pytest.raises(IllegalMoveError) as err:
+        entry.build_cross(st_, 0, cell)
+    assert err.value.rule == "R-COLOUR"
+    assert err.value.reason == "no blue colour die this roll (colour dice you may use: yellow, green, red)"
+    assert "shows" not in err.value.reason
+
+
+def test_build_cross_says_when_the_die_was_set_aside_R_PASSIVE():
+    st_ = base_state()
+    for _ in range(3):  # R-FIRST3: nothing is set aside in the first three rolls
+        st_.apply(Roll.of([0, 1, 3], [1, 2, 3]))
+        active = st_.active
+        st_.apply(PASS, seat=active)
+        st_.apply(PASS, seat=1 - active)
+    st_.apply(Roll.of([2, 0, 1], [1, 2, 3]))  # blue, yellow, green: the only blue die
+    active, passive = st_.active, 1 - st_.active
+    # the active player takes blue + 2, so the passive one-cell cross still has its 1 (the count is
+    # judged before the colour: issue 42)
+    st_.apply(next(m for m in st_.legal_actions(active) if isinstance(m, Cross) and m.colour_die == 2
+                   and m.number_die == 2), seat=active)
+    with pytest.raises(IllegalMoveError) as err:
+        entry.build_cross(st_, passive, 1 << blue_cell_in_h(st_.seats[passive].sheet))
+    assert err.value.rule == "R-PASSIVE"
+    assert err.value.reason == ("the blue colour die was set aside by the active player "
+                                "(colour dice you may use: yellow, green)")
+
+
+def test_build_cross_still_reads_cells_a_die_fits_R_COLOUR():
+    st_ = base_state()
+    st_.apply(Roll.of([5, 0, 1], [1, 2, 3]))  # an X: blue through the joker is legal
+    h = blue_cell_in_h(st_.seats[0].sheet)
+    move = entry.build_cross(st_, 0, 1 << h)
+    assert move.colour_die == COLOUR_JOKER and COLOURS[move.colour] == "blue"
+
+
+def test_the_table_page_refuses_a_cross_without_its_colour_die_in_words_R_COLOUR(env):
+    ses = make(env, mode="base", players=2)
+    ses.record(Roll.of([3, 0, 1], [1, 2, 3]))
+    at = host_table(ses)
+    cell = names(1 << blue_cell_in_h(ses.state.seats[0].sheet))[0]
+    at.button(key=f"cell-0-{cell}").click().run()
+    at.button(key="cross-btn").click().run()
+    no_exception(at)
+    errors = texts(at, "error")
+    assert any("no blue colour die this roll" in e.lower() for e in errors), errors
+    assert not any("colour die shows" in e for e in errors), errors
+    assert load(env, ses.game_id).state.seats[0].crossed == 0

@@ -29,7 +29,7 @@ from serving import free_port, stop, wait_healthy  # noqa: E402
 from nochmal.store.access import THROTTLE_LIMIT  # noqa: E402
 from nochmal.store.db import GameStore  # noqa: E402
 from nochmal.store.session import GameSession  # noqa: E402
-from nochmal.ui import tableview as tv  # noqa: E402
+from nochmal.ui import newgame  # noqa: E402
 
 OTHER_PROCESS = ("import sys; from nochmal.store.db import GameStore\n"
                  "with GameStore(sys.argv[1]) as s: print(s.create_game({'by': 'other'}, title=sys.argv[2]))")
@@ -56,7 +56,7 @@ def server(tmp_path):
 
 
 def _game(db: Path, seats: int = 4) -> GameSession:
-    game = tv.make_game("coop", tv.default_sheets("coop", seats), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", seats), 1)
     with GameStore(db) as store:
         ses = GameSession.create(store, game, title="lifetime", seat_names=[f"P{i + 1}" for i in range(seats)])
         return ses.game_id, dict(ses.meta)

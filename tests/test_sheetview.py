@@ -9,6 +9,9 @@ from nochmal.engine.cells import CELL_NAMES, mask_of
 from nochmal.engine.sheet import get_sheet
 from nochmal.ui.sheetview import sheet_html
 
+STD = get_sheet("standard")
+COOP_I = get_sheet("coop-I")
+
 
 class Cells(HTMLParser):
     """Collects every ``<td data-cell>``: its attributes and the text inside it, and every ``<th>`` text."""
@@ -122,3 +125,72 @@ def test_points_row():
     html = sheet_html(get_sheet("standard"))
     firsts = re.findall(r'<td style="text-align:center;font-size:\d+px">(\d+)<br>', html)
     assert list(map(int, firsts)) == list(get_sheet("standard").first_points)
+
+
+# --------------------------------------------------------------------------- marks of the column values and colour bonuses (issue 19)
+class Parsed(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tds: list[dict] = []
+        self._td = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "td":
+            self._td = {"attrs": dict(attrs), "html": ""}
+            self.tds.append(self._td)
+        elif self._td is not None:
+            self._td["html"] += self.get_starttag_text()
+
+    def handle_endtag(self, tag):
+        if tag == "td":
+            self._td = None
+        elif self._td is not None:
+            self._td["html"] += f"</{tag}>"
+
+    def handle_data(self, data):
+        if self._td is not None:
+            self._td["html"] += data
+
+
+def tds(html: str) -> list[dict]:
+    p = Parsed()
+    p.feed(html)
+    return p.tds
+
+
+def test_sheet_html_circles_and_strikes_column_values():
+    marks = ["first", "later", "gone"] + [None] * 12
+    html = sheet_html(STD, column_marks=marks)
+    pts = [td for td in tds(html) if td["attrs"].get("title", "").startswith("column ")]
+    assert len(pts) == 15
+    a, b, c, d = pts[0]["html"], pts[1]["html"], pts[2]["html"], pts[3]["html"]
+    assert re.match(r'<span style="[^"]*border-radius:50%[^"]*">5</span><br>', a)  # first value circled
+    assert re.match(r'<span style="[^"]*line-through[^"]*">3</span><br><span style="[^"]*border-radius:50%', b)
+    assert re.match(r'<span style="[^"]*line-through[^"]*">3</span><br><span style="opacity:.6">2</span>', c)
+    assert "line-through" not in d and "border-radius" not in d
+    assert pts[0]["attrs"]["data-mark"] == "first" and "completed first" in pts[0]["attrs"]["title"]
+    assert "first value gone" in pts[2]["attrs"]["title"]
+
+
+def test_sheet_html_colour_bonus_column_base_and_coop():
+    html = sheet_html(STD, column_marks=[None] * 15, colour_marks=["first", "later", "gone", None, None])
+    bonus = [td for td in tds(html) if "data-colour" in td["attrs"]]
+    assert [td["attrs"]["data-colour"] for td in bonus] == ["yellow", "green", "blue", "red", "orange"]
+    assert re.match(r'<span style="[^"]*border-radius:50%[^"]*">5</span>', bonus[0]["html"])
+    assert "line-through" in bonus[1]["html"] and "border-radius:50%" in bonus[1]["html"]
+    assert "line-through" in bonus[2]["html"] and bonus[3]["html"] == '5<br><span style="opacity:.6">3</span>'
+    coop_html = sheet_html(COOP_I, colour_marks=["done", None, None, None, None], colour_bonus=(0, 0))
+    bonus = [td for td in tds(coop_html) if "data-colour" in td["attrs"]]
+    assert [td["html"] for td in bonus] == ["✓", "", "", "", ""]
+    assert bonus[0]["attrs"]["title"] == "yellow completed"
+
+
+def test_sheet_html_names_coop_cells_by_rows_P_to_V_and_stays_compatible():
+    cells = {td["attrs"]["data-cell"]: td["attrs"] for td in tds(sheet_html(COOP_I)) if "data-cell" in td["attrs"]}
+    assert cells["E2"]["title"].startswith("EQ ") and cells["E2"]["aria-label"] == cells["E2"]["title"]
+    assert cells["H1"]["title"] == "HP green star open"
+    std = {td["attrs"]["data-cell"]: td["attrs"] for td in tds(sheet_html(STD)) if "data-cell" in td["attrs"]}
+    assert std["E3"]["title"].startswith("E3 ")
+    # no marks given: the drawing is the same as before (no bonus column, plain values)
+    assert sheet_html(STD) == sheet_html(STD, column_marks=None, colour_marks=None)
+    assert "data-colour" not in sheet_html(STD) and "data-mark" not in sheet_html(STD)

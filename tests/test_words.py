@@ -15,12 +15,12 @@ from babel.messages.pofile import read_po
 
 from apptools import HISTORY, START, TABLE, app, no_exception, texts
 from nochmal.analytics import figures as F
-from nochmal.bots.policies import POLICY_NAMES, policy_name
+from nochmal.bots.registry import POLICY_NAMES, policy_name
 from nochmal.data import i18n
 from nochmal.engine.coopdata import TABLEAU_KEYS
 from nochmal.store.events import CrossEvent, PassEvent, RollEvent
 from nochmal.store.session import GameSession
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 from nochmal.ui.explain import event_text
 from nochmal.ui.labels import author_label, default_name, kind_label, provenance_summary_words, seat_label, seat_text
 from nochmal.ui.page_paths import PAGE_PATHS, UnknownPages, unknown_page
@@ -52,8 +52,8 @@ PASS = _event(PassEvent, seat=1)
      "Bo marks a failed roll", "Bo passes"),
 ])
 def test_history_lines(lang, roll, cross, coop_pass, base_pass):
-    coop = tv.make_game("coop", tv.default_sheets("coop", 2), 1)
-    base = tv.make_game("base", ["standard"] * 2, 1)
+    coop = newgame.make_game("coop", newgame.default_sheets("coop", 2), 1)
+    base = newgame.make_game("base", ["standard"] * 2, 1)
     names = ["Ada", "Bo"]
     with i18n.using(lang):
         assert event_text(coop, ROLL, names) == roll
@@ -188,7 +188,7 @@ def test_a_new_coop_game_points_to_the_qr_code(env):
 
 
 def test_the_history_names_who_entered_an_event(env):
-    ses = GameSession.create(env, tv.make_game("coop", tv.default_sheets("coop", 2), 1), title="t",
+    ses = GameSession.create(env, newgame.make_game("coop", newgame.default_sheets("coop", 2), 1), title="t",
                              seat_names=["Ann", "Bo"], kind="digital", seed=3)
     ses.roll_digital(by="host")
     ses.record(next(iter(ses.state.legal_actions(0))), seat=0, by="seat1")

@@ -16,6 +16,16 @@ from nochmal.engine.errors import NochmalError
 
 #: Seconds a ``--scheduler`` address has to resolve and to accept a TCP connection.
 SCHEDULER_TIMEOUT_S = 3.0
+#: Most games one ``simulate`` run (or one sweep cell) plays: a typo like ``--games 10**9``
+#: would otherwise fill the memory with the list of jobs before the first game.
+MAX_GAMES = 1_000_000
+#: Most worker processes ``--workers`` / ``--dask-local`` may start.
+MAX_WORKERS = 256
+
+
+class UsageError(NochmalError):
+    """A wrong combination of arguments, found after parsing and before any work (a command's
+    ``check``)."""
 
 
 def _q(text: str, limit: int = 60) -> str:
@@ -90,7 +100,7 @@ def sheet_id(name: str):
 
 
 def _get_policy(text: str) -> None:
-    from nochmal.bots.policies import get_policy
+    from nochmal.bots.registry import get_policy
 
     get_policy(text)
 

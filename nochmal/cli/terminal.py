@@ -13,6 +13,8 @@ with it. JSON output does not need this: ``json.dumps`` escapes all of it.
 
 from __future__ import annotations
 
+import json
+import sys
 import unicodedata
 
 #: Unicode categories that are not printed as they are.
@@ -44,3 +46,17 @@ def printable(text: object) -> str:
     if s.isascii() and s.isprintable():  # the common case, fast
         return s
     return "".join(_escape(ch) if needs_escape(ch) else ch for ch in s)
+
+
+def say(text: str, *, file=None) -> None:
+    """Print one line of text that may hold anything a file, the store or a user supplied."""
+    print(printable(text), file=file or sys.stdout)
+
+
+def print_table(values: dict, as_json: bool, width: int) -> None:
+    """A flat result: one JSON line, or one ``name  value`` line per entry."""
+    if as_json:
+        print(json.dumps(values))
+    else:
+        for k, v in values.items():
+            say(f"{k:{width}} {v}")

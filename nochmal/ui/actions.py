@@ -13,7 +13,7 @@ import streamlit as st
 from nochmal.engine.errors import IllegalMoveError, InvalidInputError, NochmalError
 from nochmal.data.i18n import N_, _
 from nochmal.store.db import ConflictError, StoreError
-from nochmal.store.session import SeatTakenError
+from nochmal.store.errors import SeatTakenError
 from nochmal.ui import changes, explain, state
 from nochmal.ui.safe import md
 from nochmal.ui.storeerror import store_error_text

@@ -240,7 +240,7 @@ def _face(face: str) -> str:
 
 
 def _die(name: str) -> str:
-    """A usable colour die as :func:`~nochmal.ui.tableview.build_cross` names it ("X joker", "red")."""
+    """A usable colour die as :func:`~nochmal.ui.entry.build_cross` names it ("X joker", "red")."""
     return _("X joker") if name == "X joker" else colour_word(name)
 
 

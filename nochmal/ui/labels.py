@@ -7,6 +7,8 @@ from nochmal.engine.cells import COLOURS
 from nochmal.engine.dice import COLOUR_FACES, COLOUR_JOKER, NUMBER_FACES, NUMBER_JOKER
 from nochmal.data import i18n
 from nochmal.data.i18n import N_, _, pgettext
+from nochmal.data.modes import mode
+from nochmal.data.provenance import provenance_words, summary_phrase
 from nochmal.ui.safe import md
 
 BADGES = ("yellow", "green", "blue", "red", "orange")  # Markdown badge colour per colour
@@ -97,7 +99,7 @@ def author_label(by: str, names: list[str], cooperative: bool) -> str:
     if by == "bot":
         return pgettext("author", "the bots")
     if by.startswith("bot:"):
-        from nochmal.bots.policies import policy_name
+        from nochmal.bots.registry import policy_name
 
         return policy_name(by[4:])
     return by
@@ -153,16 +155,9 @@ def pass_word(game) -> str:
 
 
 def game_title(game) -> str:
-    """What players call the game's variant ("base game", "solo", "co-op"; the engine's
-    ``game.title``, English: an unknown one is shown as it is)."""
-    title = game.title
-    if title == "base game":
-        return pgettext("variant", "base game")
-    if title == "solo":
-        return pgettext("variant", "solo")
-    if title == "co-op":
-        return pgettext("variant", "co-op")
-    return title
+    """What players call the game's variant ("base game", "solo", "co-op": the mode registry's
+    word, :mod:`nochmal.data.modes`) in the language in force."""
+    return translated(mode(game.mode).word)
 
 
 def kind_label(kind: str) -> str:
@@ -178,21 +173,15 @@ def kind_label(kind: str) -> str:
 def provenance_label(provenance: str) -> str:
     """Where a sheet's or a tableau's values come from ("verified", "stand-in", "user",
     "rulebook", "derived", or several joined by "+"), in the language in force; an unknown
-    word as it is."""
-    words = {"verified": pgettext("provenance", "verified"), "stand-in": pgettext("provenance", "stand-in"),
-             "user": pgettext("provenance", "user"), "rulebook": pgettext("provenance", "rulebook"),
-             "derived": pgettext("provenance", "derived")}
-    return "+".join(words.get(p, p) for p in provenance.split("+"))
+    word as it is (the one table: :mod:`nochmal.data.provenance`)."""
+    return provenance_words(provenance)
 
 
 def provenance_summary_words(summary: str) -> str:
     """Where a tableau's values come from (its ``provenance_summary``: "rulebook",
     "rulebook+derived", ...) in a player's words: "from the rulebook", "partly from the rulebook,
     partly derived stand-ins"; an unknown word as it is."""
-    words = {"rulebook": pgettext("provenance summary", "from the rulebook"),
-             "derived": pgettext("provenance summary", "derived stand-ins, not the printed values"),
-             "user": pgettext("provenance summary", "entered by you")}
-    parts = [words.get(p, p) for p in summary.split("+") if p]
+    parts = [summary_phrase(p) for p in summary.split("+") if p]
     if len(parts) == 1:
         return parts[0]
     return ", ".join(_("partly {what}").format(what=w) for w in parts)

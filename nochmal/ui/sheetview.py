@@ -85,9 +85,9 @@ def sheet_html(sheet: Sheet, crossed: int = 0, *, selected: int = 0, highlight: 
     stars, number fields, crosses, the cells being selected, highlighted start cells and the
     cells crossed by the last move. ``colourblind`` adds the colour's letter to every cell.
 
-    ``column_marks`` (15 marks, :func:`nochmal.ui.tableview.column_marks`) circles and strikes
+    ``column_marks`` (15 marks, :func:`nochmal.ui.sheetmarks.column_marks`) circles and strikes
     the values under the columns as on paper; ``colour_marks`` (5 marks,
-    :func:`nochmal.ui.tableview.colour_marks`) adds the colour bonuses as a small column at the
+    :func:`nochmal.ui.sheetmarks.colour_marks`) adds the colour bonuses as a small column at the
     right, worth ``colour_bonus`` (the game's: (5, 3) in the base game; (0, 0) in co-op, where
     a completed colour is ticked). Cells are named as the sheet labels them (co-op: rows P..V)."""
     size = 18 if compact else 26

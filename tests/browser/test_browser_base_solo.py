@@ -23,7 +23,7 @@ from nochmal.engine.dice import Roll
 from nochmal.engine.game import CHANCE
 from nochmal.engine.moves import Cross
 from nochmal.store.session import GameSession
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ HEAD = ["seat", "columns", "colours", "\"!\"", "stars", "total"]
 
 
 def new_game(store, mode="base", players=3) -> GameSession:
-    game = tv.make_game(mode, tv.default_sheets(mode, players), 1)
+    game = newgame.make_game(mode, newgame.default_sheets(mode, players), 1)
     return GameSession.create(store, game, title=f"browser {mode}", seat_names=["Ada", "Bo", "Cy"][:players],
                               kind="companion")
 
@@ -175,7 +175,7 @@ def test_solo_and_base_in_german_say_no_co_op_words(new_page, app_url, store, sc
 
 
 def test_coop_host_has_no_running_score(page, app_url, store):
-    game = tv.make_game("coop", tv.default_sheets("coop", 2), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", 2), 1)
     ses = GameSession.create(store, game, title="browser coop", seat_names=["Ada", "Bo"], kind="companion")
     drive(ses, lambda st: st.roll_index >= 2 and st.current_player() == CHANCE, seed=3)
     open_page(page, app_url, load(store, ses.game_id))

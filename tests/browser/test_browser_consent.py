@@ -15,7 +15,7 @@ from test_browser_lobby import query, stored_code
 from test_browser_play import press
 
 from nochmal.store.session import GameSession
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 
 pytestmark = pytest.mark.browser
 NAMES = ["Anna", "Bo"]
@@ -29,7 +29,7 @@ def no_secret_in_url(page) -> None:
 
 
 def test_a_take_over_waits_for_the_host_refuse_then_allow(page, new_page, app_url, store, screenshot):
-    game = tv.make_game("coop", tv.default_sheets("coop", 2), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", 2), 1)
     ses = GameSession.create(store, game, title="consent night", seat_names=NAMES)
     gid = ses.game_id
     link = app_url + ses.join_url_path(0)

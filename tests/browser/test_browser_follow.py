@@ -3,7 +3,7 @@ item 3): while the seat decides, another seat's entry in the same roll does not 
 again (a whole run while the player taps could lose a tap, and every run costs the server and the
 phone); the end of the roll, or an undo that changes the seat's roll, does.
 
-Before the seat's focus (``nochmal.ui.tableview.seat_focus``), every event reran every device
+Before the seat's focus (``nochmal.ui.entry.seat_focus``), every event reran every device
 following the game: the deciding phone's page-end count rose with each other seat's entry.
 """
 
@@ -17,7 +17,7 @@ from test_browser_play import idle, load, new_game, tap_cells
 
 from nochmal.engine.dice import Roll
 from nochmal.engine.moves import PASS
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +45,7 @@ def test_a_deciding_phone_is_left_alone_by_the_others_entries_and_follows_its_ow
     ses = new_game(store, players=3)
     ses.record(ROLL, by="test")
     ses.record(PASS, 0)  # Ada, the active seat, fails: Bo and Cy decide (R-ORDER)
-    assert tv.seats_to_decide(ses.state) == [1, 2]
+    assert entry.seats_to_decide(ses.state) == [1, 2]
     context = browser.new_context(viewport=PHONE, has_touch=True)
     context.set_default_timeout(30_000)
     try:

@@ -22,7 +22,7 @@ from test_browser_play import idle, load, press, select_cell, small_move, small_
 from nochmal.data import i18n
 from nochmal.engine.cells import names
 from nochmal.engine.game import CHANCE
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry
 from nochmal.ui.labels import COLOUR_ORDER, NUMBER_ORDER
 
 pytestmark = pytest.mark.browser
@@ -124,7 +124,7 @@ def play_turns(page, store, gid: str, turns: int, check) -> None:
             enter_roll(page, roll)
             expect(page.locator(".st-key-cross-btn")).to_be_visible()
         else:
-            seat = tv.seats_to_decide(st)[0]
+            seat = entry.seats_to_decide(st)[0]
             move = small_move(st, seat)
             for name in names(move.cells):
                 select_cell(page.locator(f".st-key-cell-{seat}-{name}").get_by_role("button"))

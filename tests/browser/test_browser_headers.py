@@ -22,7 +22,7 @@ from serving import free_port, stop, wait_healthy
 
 from nochmal.store.db import GameStore
 from nochmal.store.session import GameSession
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 from nochmal.ui.headers import inline_script_hashes
 
 pytestmark = pytest.mark.browser
@@ -118,7 +118,7 @@ def test_every_response_carries_the_security_headers(served):
 def test_every_page_loads_in_a_real_browser_without_a_csp_violation(served, new_page, screenshot):
     url, db = served
     with GameStore(db) as store:
-        game = tv.make_game("coop", tv.default_sheets("coop", 2), 1)
+        game = newgame.make_game("coop", newgame.default_sheets("coop", 2), 1)
         ses = GameSession.create(store, game, title="headers", seat_names=["Ada", "Bo"])
     gid, host = ses.game_id, ses.meta["host_code"]
     console: list[str] = []

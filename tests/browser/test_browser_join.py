@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 from test_browser_play import idle, press  # the same tap as the play tests (waits for the page first)
 
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 from nochmal.store.session import GameSession
 from nochmal.ui.device import STORAGE_KEY
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.browser
 
 def test_cli_import_json_path_opens_the_game_as_host_and_its_join_link_claims_a_seat(
         page, new_page, app_url, app_server, store, tmp_path, screenshot):
-    game = tv.make_game("coop", tv.default_sheets("coop", 3), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", 3), 1)
     ses = GameSession.create(store, game, title="exported for import", seat_names=["Ada", "Bo", "Cy"])
     path = tmp_path / "game.json"
     path.write_text(json.dumps(ses.export()), encoding="utf-8")

@@ -20,7 +20,7 @@ from test_browser_play import press  # the same tap as the play tests (waits for
 
 from nochmal.engine.dice import Roll
 from nochmal.store.session import GameSession
-from nochmal.ui import tableview as tv
+from nochmal.ui import newgame
 from nochmal.ui.device import ID_KEY, STORAGE_KEY
 from nochmal.ui.panels.join import qr_modules
 
@@ -68,7 +68,7 @@ def page_state(page) -> str:
 
 def test_phones_join_by_seat_links_reload_restart_resume_and_a_take_over(page, new_page, browser, app_url, store,
                                                                          screenshot):
-    game = tv.make_game("coop", tv.default_sheets("coop", 3), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", 3), 1)
     ses = GameSession.create(store, game, title="lobby night", seat_names=NAMES)
     gid = ses.game_id
 
@@ -186,7 +186,7 @@ BLANK_JS = """() => {
 def test_a_blank_page_whose_watcher_went_away_loads_itself_again(page, app_url, store):
     """follow.py's guard: a page that followed a game, whose following component went away and whose main area
     stayed blank for STALE_MS, is loaded again, and then shows the game once more."""
-    ses = GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 3), 1), title="blank night",
+    ses = GameSession.create(store, newgame.make_game("coop", newgame.default_sheets("coop", 3), 1), title="blank night",
                              seat_names=NAMES)
     page.goto(f"{app_url}/table?game={ses.game_id}&code={ses.meta['host_code']}")
     page.wait_for_function(FOLLOWS_JS)  # the component follows the game (hidden)
@@ -245,7 +245,7 @@ def open_with_cut(page, app_url, store) -> RunTailDrop:
     """A 2-seat game's Table page, its messages through a :class:`RunTailDrop`, once it follows its game."""
     drop = RunTailDrop()
     page.route_web_socket(re.compile(r".*/_stcore/stream"), drop.route)
-    ses = GameSession.create(store, tv.make_game("coop", tv.default_sheets("coop", 2), 1), title="lost end",
+    ses = GameSession.create(store, newgame.make_game("coop", newgame.default_sheets("coop", 2), 1), title="lost end",
                              seat_names=NAMES[:2])
     page.goto(f"{app_url}/table?game={ses.game_id}&code={ses.meta['host_code']}")
     page.wait_for_function(FOLLOWS_JS)

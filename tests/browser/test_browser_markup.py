@@ -1,6 +1,6 @@
 """No page renders what a user or a file supplied as HTML or Markdown (issue 17), in chromium.
 
-A game is imported (``nochmal.store.session.import_game``, the path of ``games import`` and the
+A game is imported (``nochmal.store.transfer.import_game``, the path of ``games import`` and the
 History page) with markup in its title, every seat name and the ``by`` of its events; the
 user boards folder holds a sheet with markup in its name and source and a broken file whose
 name is markup. Every page is opened as the game's host, and a page must hold no element the

@@ -28,7 +28,7 @@ from test_browser_play import cell, idle, new_game, press, tap_cells
 from nochmal.data import i18n
 from nochmal.engine.cells import CELL_NAMES
 from nochmal.engine.dice import Roll
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry
 from nochmal.ui.labels import colour_face_label, colour_name
 
 pytestmark = pytest.mark.browser
@@ -67,7 +67,7 @@ def two_phones(browser, app_url, store, viewport, locale="en-US"):
     """A co-op game after its first roll; the phone of the seat deciding and of the seat waiting."""
     ses = new_game(store)
     ses.record(ROLL, by="test")
-    deciding = tv.seats_to_decide(ses.state)[0]
+    deciding = entry.seats_to_decide(ses.state)[0]
     waiting = 1 - deciding
     a = seat_phone(browser, app_url, ses, deciding, viewport, locale)
     b = seat_phone(browser, app_url, ses, waiting, viewport, locale)
@@ -170,7 +170,7 @@ def test_a_waiting_phone_shows_this_rolls_dice(browser, app_url, store, screensh
 def test_colour_blind_mode_is_at_hand_and_its_german_letters_are_distinct(browser, app_url, store, screenshot):
     ses = new_game(store)
     ses.record(ROLL, by="test")
-    seat = tv.seats_to_decide(ses.state)[0]
+    seat = entry.seats_to_decide(ses.state)[0]
     sheet = ses.state.seats[seat].sheet
     context, page = seat_phone(browser, app_url, ses, seat, UPRIGHT, "de-DE")
     try:

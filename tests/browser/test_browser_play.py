@@ -20,7 +20,7 @@ import pytest
 from conftest import tap_until
 from playwright.sync_api import expect
 
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry, eventlog, newgame
 from nochmal.bots.greedy import greedy_policy
 from nochmal.engine.cells import COLOURS, COLUMNS, names
 from nochmal.engine.dice import Roll
@@ -37,12 +37,12 @@ PHONE_WIDTH = 390
 TIMINGS = REPO / "test-artifacts" / "browser-play-timings.json"
 FACE_NAMES = {0: "yellow", 1: "green", 2: "blue", 3: "red", 4: "orange", 5: "X joker"}  # radio names
 CELL_BUTTONS = '[class*="st-key-cell-"]'  # the element of a cell button (one per cell)
-COOP_SHEET = tv.make_game("coop", tv.default_sheets("coop", 1), 1).sheets[0]  # every game here is co-op
+COOP_SHEET = newgame.make_game("coop", newgame.default_sheets("coop", 1), 1).sheets[0]  # every game here is co-op
 
 
 # --------------------------------------------------------------------------- engine side
 def new_game(store, players=2, kind="companion", names_=("Ada", "Bo", "Cy"), bots=None, seed=None) -> GameSession:
-    game = tv.make_game("coop", tv.default_sheets("coop", players), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", players), 1)
     return GameSession.create(store, game, title=f"browser {kind} {players}p", seat_names=list(names_[:players]),
                               kind=kind, bots=bots, seed=seed)
 
@@ -87,7 +87,7 @@ def drive(ses: GameSession, stop, seed: int = 7) -> None:
         if st.current_player() == CHANCE:
             ses.record(small_roll(st, rng), by="test")
         else:
-            seat = tv.seats_to_decide(st)[0]
+            seat = entry.seats_to_decide(st)[0]
             move = small_move(st, seat) or next((m for m in st.legal_actions(seat) if isinstance(m, Cross)), PASS)
             ses.record(move, seat=seat, by="test")
 
@@ -251,7 +251,7 @@ def entering_seat(st) -> int | None:
     devices: the seat deciding now); its drawn sheet is not shown then."""
     if st.is_terminal() or st.current_player() in (CHANCE, TEAM):
         return None
-    return tv.seats_to_decide(st)[0]
+    return entry.seats_to_decide(st)[0]
 
 
 def expect_page_matches(page, ses: GameSession) -> None:
@@ -614,13 +614,13 @@ def test_digital_game_with_two_bots_to_its_outcome(page, app_url, store, screens
     # the human rolls when active and decides every turn (a cross, then failed rolls: the third
     # loses the game, C-FAIL); the bots roll and cross by themselves
     def ada(ses):
-        return [ev.type for ev in tv.effective_events(ses.events) if getattr(ev, "seat", None) == 0]
+        return [ev.type for ev in eventlog.effective_events(ses.events) if getattr(ev, "seat", None) == 0]
 
     def ada_due(ses):
         """The game is over, or it waits for Ada (her roll or her decision): the bots before her have played."""
         st = ses.state
         return st.is_terminal() or (st.current_player() == CHANCE and st.active == 0) or (
-            st.current_player() not in (CHANCE, TEAM) and 0 in tv.seats_to_decide(st))
+            st.current_player() not in (CHANCE, TEAM) and 0 in entry.seats_to_decide(st))
 
     crossed = failed = 0
     for step in range(12):
@@ -642,7 +642,7 @@ def test_digital_game_with_two_bots_to_its_outcome(page, app_url, store, screens
             expect(page.get_by_text(f"Roll {turn} —")).to_be_visible()
             wait_for_store(store, gid, lambda s: s.state.dice is not None or s.state.roll_index > st.roll_index)
             continue
-        assert tv.seats_to_decide(st) == [0], f"the bots have decided already: {st.summary()}"
+        assert entry.seats_to_decide(st) == [0], f"the bots have decided already: {st.summary()}"
         role = "active" if st.phase == "active" else "passive"
         expect(page.get_by_role("heading", name=f"1. Ada decides ({role})")).to_be_visible()
         expect(page.get_by_text(f"Roll {turn} —")).to_be_visible()

@@ -19,7 +19,7 @@ from test_browser_play import load, new_game, press, table_url, tap_cells
 
 from nochmal.data import i18n
 from nochmal.engine.dice import Roll
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry
 from nochmal.ui.explain import rule_why
 
 pytestmark = pytest.mark.browser
@@ -45,7 +45,7 @@ def test_the_table_page_refuses_each_selection_for_the_first_rule_it_breaks(brow
                                                                             locale):
     ses = new_game(store)
     ses.record(ROLL, by="test")
-    seat = tv.seats_to_decide(ses.state)[0]
+    seat = entry.seats_to_decide(ses.state)[0]
     n_events = ses.n_events
     url = table_url(app_url, ses)
     context, page = new_device(browser, locale)

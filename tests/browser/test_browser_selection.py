@@ -18,7 +18,7 @@ from test_browser_play import cell, idle, load, new_game, press, table_url
 from nochmal.data import i18n
 from nochmal.engine.cells import CELL_NAMES
 from nochmal.engine.dice import Roll
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry
 from nochmal.ui.explain import cell_label
 
 pytestmark = pytest.mark.browser
@@ -59,7 +59,7 @@ def test_the_grid_draws_exactly_the_selection_the_server_holds(browser, app_url,
     viewport = {"width": 1280, "height": 900} if kind == "laptop" else {"width": 390, "height": 844}
     ses = new_game(store)
     ses.record(ROLL, by="test")
-    seat = tv.seats_to_decide(ses.state)[0]
+    seat = entry.seats_to_decide(ses.state)[0]
     sheet = ses.state.seats[seat].sheet
     n_events = ses.n_events
     context = browser.new_context(viewport=viewport, locale=locale, has_touch=kind == "phone")
@@ -98,7 +98,7 @@ def test_a_confirmed_cross_shows_sending_at_once_then_the_entry_on_the_table(bro
     ended, then the entry as stored (German: a phone's language)."""
     ses = new_game(store)
     ses.record(ROLL, by="test")
-    seat = tv.seats_to_decide(ses.state)[0]
+    seat = entry.seats_to_decide(ses.state)[0]
     move = next(m for m in ses.state.legal_actions(seat) if getattr(m, "count", 0) == 2)
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE", has_touch=True)
     context.set_default_timeout(30_000)
@@ -131,7 +131,7 @@ def test_one_tap_chooses_a_die_even_right_after_a_cell_tap(browser, app_url, sto
     Start page one tap opens the players' list."""
     ses = new_game(store)
     ses.record(ROLL, by="test")
-    seat = tv.seats_to_decide(ses.state)[0]
+    seat = entry.seats_to_decide(ses.state)[0]
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     context.set_default_timeout(30_000)
     page = context.new_page()

@@ -34,7 +34,7 @@ from test_browser_table import host_shows
 from nochmal.engine.cells import names
 from nochmal.engine.game import CHANCE
 from nochmal.store.session import GameSession
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry, newgame
 
 pytestmark = [pytest.mark.browser, pytest.mark.bench, pytest.mark.timeout(3600)]
 
@@ -71,7 +71,7 @@ def write(key: str, value) -> None:
 
 def open_table(browser, app_url, store, title: str, contexts: list):
     """A six-seat co-op companion game; the host screen and six phones that opened their seats' links."""
-    game = tv.make_game("coop", tv.default_sheets("coop", 6), 1)
+    game = newgame.make_game("coop", newgame.default_sheets("coop", 6), 1)
     ses = GameSession.create(store, game, title=title, seat_names=NAMES, kind="companion")
     pages = []
     for viewport, url in [(HOST, f"{app_url}/table?game={ses.game_id}&code={ses.meta['host_code']}")] + [
@@ -111,9 +111,9 @@ def test_a_table_of_six_phones_idle_and_in_play(browser, app_url, app_server, st
             while True:
                 ses = load(store, gid)
                 st = ses.state
-                if st.current_player() == CHANCE or st.is_terminal() or not tv.seats_to_decide(st):
+                if st.current_player() == CHANCE or st.is_terminal() or not entry.seats_to_decide(st):
                     break
-                seat = tv.seats_to_decide(st)[0]
+                seat = entry.seats_to_decide(st)[0]
                 phone = phones[seat]
                 expect(phone.locator(".st-key-cross-btn")).to_be_visible()
                 move = small_move(st, seat)

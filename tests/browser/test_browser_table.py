@@ -31,7 +31,7 @@ from test_browser_play import FACE_NAMES, idle, load, press, select_cell, small_
 from nochmal.engine.cells import names
 from nochmal.engine.game import CHANCE, TEAM
 from nochmal.engine.moves import PASS
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry
 from nochmal.ui.explain import cell_label, event_text
 from nochmal.ui.labels import seat_text
 
@@ -204,7 +204,7 @@ def test_three_phones_and_a_host_screen_play_a_mission_to_its_end(browser, app_u
                 assert taps.n == 1
                 expect(host.locator(".st-key-decision-panel")).to_have_count(0)
                 continue
-            seat = tv.seats_to_decide(st)[0]
+            seat = entry.seats_to_decide(st)[0]
             phone = phones[seat]
             move = small_move(st, seat) or PASS
             taps = Taps()

@@ -21,8 +21,8 @@ import streamlit as st
 from nochmal.analytics import figures as F
 from nochmal.data import userdata
 from nochmal.engine.version import RULES_VERSION
-from nochmal.bots.planner import ANALYTICS_COOP
-from nochmal.bots.policies import LIMIT_POLICIES, policy_name
+from nochmal.bots.settings import ANALYTICS_COOP
+from nochmal.bots.registry import LIMIT_POLICIES, policy_name
 from nochmal.analytics.calibrate import best_bot, calibration_report, results_rules_versions, verdict_words, win_table
 from nochmal.engine.coopdata import get_tableau, tableau_to_toml
 from nochmal.engine.errors import NochmalError

@@ -4,13 +4,13 @@ import json
 
 import streamlit as st
 
-from nochmal.ui import tableview as tv
+from nochmal.ui import eventlog
 from nochmal.engine.errors import NochmalError
 from nochmal.data import i18n
 from nochmal.data.i18n import _, ngettext, number
 from nochmal.ui.explain import RULE_WORDS, event_text, rule_words
 from nochmal.ui.labels import author_label
-from nochmal.store.session import MAX_EXPORT_BYTES, import_game, parse_export_bytes
+from nochmal.store.transfer import MAX_EXPORT_BYTES, import_game, parse_export_bytes
 from nochmal.store.db import StoreError
 from nochmal.ui import owner, state
 from nochmal.ui.layout import follow_goto
@@ -76,7 +76,7 @@ if opened is None:
 else:
     ses, access = opened
     events = ses.events
-    in_force = {ev.seq for ev in tv.effective_events(events)}
+    in_force = {ev.seq for ev in eventlog.effective_events(events)}
     st.subheader(md(ses.title))
     st.caption(" · ".join((  # the English says "events"/"decisions" for any number
         ngettext("{n} events", "{n} events", len(events)).format(n=len(events)),

@@ -2,20 +2,22 @@
 
 import streamlit as st
 
-from nochmal.bots import policies
-from nochmal.bots.policies import POLICY_WORDS, policy_name
-from nochmal.ui import tableview as tv
+from nochmal.bots import registry as policies  # the bots by name (line 33 reads POLICY_NAMES)
+from nochmal.bots.registry import POLICY_WORDS, policy_name
+from nochmal.ui import newgame
 from nochmal.engine.coopdata import TABLEAU_KEYS, get_mission, get_tableau, load_missions
 from nochmal.engine.errors import NochmalError
 from nochmal.bots.plan import team_plan
-from nochmal.store.session import AccessError, GameSession, TooManyGuessesError
+from nochmal.store.errors import AccessError, TooManyGuessesError
+from nochmal.store.session import GameSession
 from nochmal.engine.sheet import get_sheet, sheet_ids
 from nochmal.store.db import StoreError
 from nochmal.engine.game import variant
-from nochmal.data import i18n
+from nochmal.data import i18n, modes
 from nochmal.data.i18n import _, ngettext, pgettext
+from nochmal.data.provenance import value_meaning
 from nochmal.ui import device, state
-from nochmal.ui.labels import default_name, mission_name, provenance_label, provenance_summary_words
+from nochmal.ui.labels import default_name, mission_name, provenance_label, provenance_summary_words, translated
 from nochmal.ui.layout import follow_goto
 from nochmal.ui.panels.coopset import page_link, sheets_note
 from nochmal.ui.panels.join import (claim_from_link, claim_prompt, join_panel, lobby_panel, seat_claim,
@@ -27,7 +29,7 @@ from nochmal.ui.storeerror import store_error_text
 ss = st.session_state
 #: the option values of the choices (language-free); their texts: :func:`kind_label` and so on
 KINDS = ("companion", "digital")
-MODES = ("coop", "base", "solo")
+MODES = tuple(modes.app_order())
 PLAYER_TYPES = ("human",) + tuple(getattr(policies, "POLICY_NAMES", ("random",)))
 
 
@@ -38,8 +40,7 @@ def kind_label(kind: str) -> str:
 
 
 def mode_label(mode: str) -> str:
-    return {"coop": _("Co-op (mission)"), "base": _("Base game (2–6, competitive)"),
-            "solo": _("Solo (30 rolls)")}[mode]
+    return translated(modes.mode(mode).choice)
 
 
 def player_type_label(name: str) -> str:
@@ -67,8 +68,7 @@ def value_text(key: str) -> str:
 
 def provenance_text(provenance: str) -> str:
     """What a tableau value's provenance means."""
-    return {"rulebook": _("printed in the rulebook"), "derived": _("stand-in, NOT the printed game"),
-            "user": _("entered by a user")}[provenance]
+    return value_meaning(provenance)
 
 
 def tableau_note(tab) -> str:
@@ -99,8 +99,7 @@ def tableau_note(tab) -> str:
 
 def variant_title(rules) -> str:
     """The variant's title at the start of a game's default title ("Base game", "Solo")."""
-    known = {"base game": _("Base game"), "solo": _("Solo"), "co-op": _("Co-op")}
-    return known.get(rules.title) or rules.title.capitalize()
+    return translated(modes.mode(rules.mode).title)
 
 
 def _mission_summaries() -> dict:
@@ -150,7 +149,7 @@ def checked_sheets(rules, chosen: list, defaults: list[str] | None = None) -> li
     sheet for that seat: a stale choice (a sheet of the mode shown before) never reaches a game.
     ``defaults``: the seats' default sheets if already at hand (they read the owner's co-op set)."""
     if defaults is None and not all(sheet_fits(sid, rules) for sid in chosen):
-        defaults = tv.default_sheets(rules.mode, len(chosen))
+        defaults = newgame.default_sheets(rules.mode, len(chosen))
     return [sid if sheet_fits(sid, rules) else defaults[i] for i, sid in enumerate(chosen)]
 
 
@@ -169,13 +168,13 @@ def default_title(rules, n: int, mission: int) -> str:
 # --------------------------------------------------------------------------- callbacks
 def _defaults() -> None:
     # a value of None (a widget whose first run was cut short) counts as not set
-    for key, value in (("new-kind", "companion"), ("new-mode", "coop"), ("new-mission", 1)):
+    for key, value in (("new-kind", "companion"), ("new-mode", modes.DEFAULT_MODE), ("new-mission", 1)):
         if ss.get(key) is None:
             ss[key] = value
     if ss.get("new-players") is None:
         ss["new-players"] = variant(ss["new-mode"]).default_players
     if any(f"new-sheet-{i}" not in ss for i in range(6)):  # the co-op set is read only when a default is due
-        sheets = tv.default_sheets(ss["new-mode"], 6)  # co-op: the owner's co-op set, stand-ins where it has none
+        sheets = newgame.default_sheets(ss["new-mode"], 6)  # co-op: the owner's co-op set, stand-ins where it has none
         for i in range(6):
             ss.setdefault(f"new-sheet-{i}", sheets[i])
     for i in range(6):
@@ -191,7 +190,7 @@ def _players_in_range(rules) -> int:
 def _mode_changed() -> None:
     rules = variant(ss["new-mode"])
     ss["new-players"] = _players_in_range(rules)
-    for i, sheet in enumerate(tv.default_sheets(rules.mode, 6)):
+    for i, sheet in enumerate(newgame.default_sheets(rules.mode, 6)):
         ss[f"new-sheet-{i}"] = sheet
 
 
@@ -215,7 +214,7 @@ def _create() -> None:
         return
     title = (ss.get("new-title") or "").strip() or default_title(rules, n, int(ss.get("new-mission") or 1))
     try:
-        game = tv.make_game(mode, sheets, int(ss.get("new-mission") or 1))
+        game = newgame.make_game(mode, sheets, int(ss.get("new-mission") or 1))
         ses = GameSession.create(state.store(), game, title=title, seat_names=names, kind=kind,
                                  seed=int(seed_text) if seed_text else None, bots=bots)
     except NochmalError as err:
@@ -377,7 +376,7 @@ def _plan_preview(n: int, sheets: list, mission: int, kind: str) -> None:
     bots = [kind == "digital" and ss.get(f"new-bot-{i}", "human") != "human" for i in range(n)]
     with st.expander(_("Team plan for this mission"), expanded=True):
         try:
-            game = tv.make_game("coop", sheets, mission)
+            game = newgame.make_game("coop", sheets, mission)
         except NochmalError as err:
             st.caption(_("No team plan for these choices: {error}").format(error=md(err)))
             return
@@ -468,7 +467,7 @@ with tab_new:
             return _("{sheet} (unreadable)").format(sheet=sid)
         return f"{sid} — {provenance_label(sh.provenance)}"
 
-    seat_defaults = tv.default_sheets(mode, 6)
+    seat_defaults = newgame.default_sheets(mode, 6)
     for i in range(n):
         if ss.get(f"new-sheet-{i}") not in all_sheets:
             ss[f"new-sheet-{i}"] = seat_defaults[i]

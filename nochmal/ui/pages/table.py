@@ -12,7 +12,7 @@ from nochmal.data.i18n import _, ngettext
 from nochmal.store.db import ConflictError, StoreError
 from nochmal.ui import state
 from nochmal.ui import lang
-from nochmal.ui import tableview as tv
+from nochmal.ui import botplay, entry, eventlog, sheetmarks
 from nochmal.ui.actions import conflict_text, roll_key, run_action, show_toast
 from nochmal.ui.labels import game_title, kind_label, mission_name, seat_label
 from nochmal.ui.layout import PAGES_DIR, follow_goto, game_or_stop
@@ -39,7 +39,7 @@ ss = st.session_state
 
 def _let_bots_play() -> None:
     def do(ses, access):
-        n = tv.play_bots(ses)
+        n = botplay.play_bots(ses)
         return ngettext("Bots made {n} move.", "Bots made {n} moves.", n).format(n=n) if n else _(
             "No bot has to move now.")
 
@@ -51,10 +51,10 @@ def _bots(ses, bots, kind) -> None:
     if not (kind == "digital" and any(bots) and not ses.state.is_terminal()):
         return
     auto = st.toggle(_("Bots play automatically"), key="auto-bots")
-    if auto and tv.bot_to_move(ses.state, bots, kind) is not None:
+    if auto and botplay.bot_to_move(ses.state, bots, kind) is not None:
         with st.spinner(_("Bots are playing…")):
             try:
-                tv.play_bots(ses)
+                botplay.play_bots(ses)
             except ConflictError:
                 ses.refresh()
                 st.warning(conflict_text())
@@ -64,7 +64,7 @@ def _bots(ses, bots, kind) -> None:
                 st.error(store_error_text(err))  # read-only, full, ...: never the store's path
     elif not auto:
         st.button(_("Let bots play"), key="bots-btn", icon="🤖", on_click=_let_bots_play,
-                  disabled=tv.bot_to_move(ses.state, bots, kind) is None)
+                  disabled=botplay.bot_to_move(ses.state, bots, kind) is None)
 
 
 def _fresh_selection(ses, gs, seat: int) -> None:
@@ -112,11 +112,11 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
     if game.cooperative:
         where += " · " + _("{points} team points").format(points=game.team_points(gs))
     me = f"**{seat_label(names, seat)}**  \n{where}"
-    deciding = tv.seats_to_decide(gs)
-    marks = tv.column_marks(gs, seat)
+    deciding = entry.seats_to_decide(gs)
+    marks = sheetmarks.column_marks(gs, seat)
     # the news of this roll and the last, beside the sheet of a seat that waits: a phone shows no
     # toasts (they would lie over its sheet, style.PHONE_CSS)
-    rolls = [ev.seq for ev in tv.effective_events(ses.events) if getattr(ev, "type", "") == "roll"]
+    rolls = [ev.seq for ev in eventlog.effective_events(ses.events) if getattr(ev, "type", "") == "roll"]
     since = rolls[-2] if len(rolls) > 1 else 0
     lost = game.cooperative and gs.is_terminal() and not gs.outcome().to_json().get("won")
     news = "".join(f"  \n{news_panel.icon(i, lost)} {md(i.text)}"
@@ -159,7 +159,7 @@ def phone_view(ses, gs, names, bots, kind, seat: int) -> None:
         if game.has_mission:
             mission_panel(game.progress(gs).to_json(), names)
         news_panel.news_list(ses, names)
-        seat_sheets(gs, names, bots, skip=seat, recent=tv.recent_crosses(ses.events, game.n_seats),
+        seat_sheets(gs, names, bots, skip=seat, recent=eventlog.recent_crosses(ses.events, game.n_seats),
                     colourblind=colourblind)
     undo_button(ses, "seat")
     # the phone's own settings: at hand, not inside "The table" (the sidebar's are hidden on a phone)
@@ -195,7 +195,7 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
         takeover_prompts(ses)  # a device asks to take over a seat whose phone is still connected
     entry_seat = None
     claims = {int(k) for k in (ses.meta.get("claims") or {}) if str(k).isdigit()}
-    deciding = tv.seats_to_decide(gs) if not gs.is_terminal() else []
+    deciding = entry.seats_to_decide(gs) if not gs.is_terminal() else []
     board, side = st.columns([3, 2])
     with board:  # what the table does now: the outcome, the penalty, the roll, or the dice in play
         if gs.is_terminal():
@@ -246,11 +246,11 @@ def host_view(ses, gs, names, bots, kind, access: str) -> None:
             else:
                 role = _("active") if entry_seat == gs.active and gs.phase == "active" else _("passive")
                 st.markdown(_("#### {seat} decides ({role})").format(seat=who, role=role))
-            move_controls(gs, entry_seat, names, bool(ss.get("colourblind")), marks=tv.column_marks(gs, entry_seat))
+            move_controls(gs, entry_seat, names, bool(ss.get("colourblind")), marks=sheetmarks.column_marks(gs, entry_seat))
         elif not phones:
             st.info(_("Waiting for {seats}.").format(seats=_who_waits(gs, names, bots, deciding)))
     st.markdown(_("##### Sheets"))
-    seat_sheets(gs, names, bots, skip=entry_seat, recent=tv.recent_crosses(events, game.n_seats),
+    seat_sheets(gs, names, bots, skip=entry_seat, recent=eventlog.recent_crosses(events, game.n_seats),
                 colourblind=bool(ss.get("colourblind")))
     undo_button(ses, access)
 

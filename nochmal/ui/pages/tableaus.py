@@ -11,6 +11,8 @@ from nochmal.engine.coopdata import N_TURNS, TABLEAU_KEYS, get_tableau, tableau_
 from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import MAX_DATA_FILE_BYTES
 from nochmal.data.i18n import _, ngettext, pgettext
+from nochmal.data.provenance import value_meaning
+from nochmal.ui.labels import provenance_label
 from nochmal.ui import owner
 from nochmal.ui.explain import rule_why, strip_rule_ids
 from nochmal.ui.safe import code, md
@@ -21,10 +23,8 @@ PLAYER_COUNTS = range(1, 7)
 
 
 def value_provenance_text(provenance: str) -> str:
-    """What a value's provenance means (``userdata.VALUE_PROVENANCE_TEXT``) in the page's language."""
-    return {"rulebook": _("printed in the rulebook"),
-            "derived": _("stand-in scaled from the 3-player tableau (not the printed value)"),
-            "user": _("entered by you")}.get(provenance) or userdata.VALUE_PROVENANCE_TEXT.get(provenance, provenance)
+    """What a value's provenance means, in the page's language (an unknown one: the word)."""
+    return value_meaning(provenance)
 
 
 def key_text(k: str) -> str:
@@ -56,13 +56,6 @@ def key_label(k: str) -> str:
         "m4_rows": _("M4 rows"),
         "m5_colours": _("M5 colours"),
     }.get(k) or userdata.TABLEAU_KEY_LABEL.get(k, k)
-
-
-def provenance_word(provenance: str) -> str:
-    """A value's provenance as the table shows it."""
-    return {"rulebook": pgettext("value provenance", "rulebook"),
-            "derived": pgettext("value provenance", "derived"),
-            "user": pgettext("value provenance", "user")}.get(provenance, provenance)
 
 
 def input_keys(n: int) -> list[str]:
@@ -157,7 +150,7 @@ def value_table(spec) -> None:
     rows = userdata.tableau_rows(spec)
     df = pd.DataFrame(rows, columns=["key", "value", "provenance", "meaning"])
     df["meaning"] = df["key"].map(lambda k: strip_rule_ids(key_text(k)))  # the rules stay in the form's tooltips
-    df["provenance"] = df["provenance"].map(provenance_word)
+    df["provenance"] = df["provenance"].map(provenance_label)
     df.columns = [pgettext("tableau column", "key"), pgettext("tableau column", "value"),
                   pgettext("tableau column", "provenance"), pgettext("tableau column", "meaning")]
     st.table(df, hide_index=True)

@@ -10,7 +10,7 @@ from nochmal.engine.errors import InvalidInputError
 from nochmal.engine.moves import Cross
 from nochmal.data.i18n import _
 from nochmal.store.events import CrossEvent, PassEvent
-from nochmal.ui import tableview as tv
+from nochmal.ui import eventlog
 from nochmal.ui.actions import run_action, same_roll, who
 from nochmal.ui.explain import cell_label
 from nochmal.ui.labels import (COLOUR_ORDER, NUMBER_ORDER, colour_face_label, colour_word, dice_text, number_face_label,
@@ -85,7 +85,7 @@ def dice_panel(st_, names: list[str], bots: list, events: list) -> None:
     """The dice of this roll and which dice each undecided seat may still use."""
     d = st_.dice
     st.markdown(_("**Roll {roll}** — {dice}").format(roll=st_.roll_index + 1, dice=dice_text(d.colours, d.numbers)))
-    decided = tv.this_roll(events)
+    decided = eventlog.this_roll(events)
     lines = []
     for seat in range(st_.game.n_seats):
         label = seat_label(names, seat) + (" 🤖" if bots[seat] else "")

@@ -19,8 +19,8 @@ from nochmal.engine.errors import NochmalError
 from nochmal.data.i18n import _, pgettext
 from nochmal.store.db import StoreError
 from nochmal.ui.storeerror import store_error_text
-from nochmal.store.session import (ConsentNeededError, GameOverError, RequestPendingError, SeatTakenError,
-                                   format_short_code)
+from nochmal.store.claims import format_short_code
+from nochmal.store.errors import ConsentNeededError, GameOverError, RequestPendingError, SeatTakenError
 from nochmal.ui import device, state
 from nochmal.ui.actions import need, run_action
 from nochmal.ui.labels import leader, seat_label

@@ -16,7 +16,7 @@ from nochmal.engine.dice import COLOUR_JOKER
 from nochmal.engine.moves import PASS, Cross
 from nochmal.data.i18n import _
 from nochmal.ui import follow, state
-from nochmal.ui import tableview as tv
+from nochmal.ui import entry
 from nochmal.ui.actions import need, refused_here, roll_key, run_action, same_roll, show_toast, who
 from nochmal.ui.explain import cell_label
 from nochmal.ui.labels import (colour_face_label, colour_label, colour_name, colour_order, dice_text,
@@ -69,10 +69,10 @@ def dice_picker(st_, seat: int) -> tuple[int | None, int | None, int | None]:
 
 
 def _check_seat(ses, access, seat: int, seen_roll: str) -> None:
-    need(tv.can_enter(access, state.my_seat(), seat),
+    need(entry.can_enter(access, state.my_seat(), seat),
          _("this device may enter only for seat {seat}").format(seat=(state.my_seat() or 0) + 1))
     same_roll(ses, seen_roll)  # the roll changed under this device's eyes
-    need(seat in tv.seats_to_decide(ses.state), _("it is not seat {seat}'s turn to decide").format(seat=seat + 1))
+    need(seat in entry.seats_to_decide(ses.state), _("it is not seat {seat}'s turn to decide").format(seat=seat + 1))
 
 
 def _cross(seat: int, seen_roll: str) -> None:
@@ -85,7 +85,7 @@ def _cross(seat: int, seen_roll: str) -> None:
         _check_seat(ses, access, seat, seen_roll)
         mask = mask_of(names)
         col = colour if cd == COLOUR_JOKER else None
-        move = tv.build_cross(ses.state, seat, mask, cd, nd, col)
+        move = entry.build_cross(ses.state, seat, mask, cd, nd, col)
         ses.record(move, seat=seat, by=who(access))
         reset_picks(seat)
         sheet = ses.state.seats[seat].sheet
@@ -202,7 +202,7 @@ def _entry(st_, seat: int, colourblind: bool, marks, status: str, own: bool) -> 
             st.warning(_("No cross is possible with these dice: mark a failed roll.") if st_.game.has_failed_rolls
                        else _("No cross is possible with these dice: pass."))
         elif selected:
-            ok = tv.moves_for_cells(st_, seat, selected, cd, nd, colour if cd == COLOUR_JOKER else None)
+            ok = entry.moves_for_cells(st_, seat, selected, cd, nd, colour if cd == COLOUR_JOKER else None)
             if ok:
                 m = ok[0]
                 text = (_("✓ {colour} ×{count}, dice {colour_die} + {number_die}, {jokers} \"!\"") if m.joker_cost

@@ -8,7 +8,7 @@ import streamlit as st
 
 from nochmal.data import i18n
 from nochmal.data.i18n import _
-from nochmal.ui import tableview as tv
+from nochmal.ui import narration
 from nochmal.ui.safe import md
 
 ICONS = {"column": "🏁", "colour": "🎨", "mission": "🎯", "goal": "📊", "failed": "🟥", "end": "🏆"}
@@ -36,7 +36,7 @@ def items(ses, names) -> list:
     key = (ses.game_id, ses.n_events, i18n.language())
     cache = st.session_state.get("news-cache")
     if not (isinstance(cache, tuple) and cache[0] == key):
-        cache = (key, tv.news(ses.game, ses.events, names))
+        cache = (key, narration.news(ses.game, ses.events, names))
         st.session_state["news-cache"] = cache
     return cache[1]
 

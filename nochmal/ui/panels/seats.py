@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from nochmal.data.i18n import _
-from nochmal.ui import tableview as tv
+from nochmal.ui import sheetmarks
 from nochmal.ui.labels import provenance_label, seat_text
 from nochmal.ui.safe import html_text
 from nochmal.ui.sheetview import sheet_html
@@ -55,7 +55,7 @@ def seat_sheets(st_, names: list[str], bots: list, *, skip: int | None, recent: 
                 prov = "" if s.sheet.provenance == "verified" else f" ({provenance_label(s.sheet.provenance)})"
                 st.html(sheet_html(s.sheet, s.crossed, last=recent[seat], colourblind=colourblind, compact=True,
                                    title=f"{seat_text(names, seat)}{tag} — {s.sheet.id}{prov}",
-                                   column_marks=tv.column_marks(st_, seat), colour_marks=tv.colour_marks(st_, seat),
+                                   column_marks=sheetmarks.column_marks(st_, seat), colour_marks=sheetmarks.colour_marks(st_, seat),
                                    colour_bonus=st_.game.colour_bonus)
                         + seat_status_html(st_, seat))
 

@@ -7,7 +7,7 @@ import streamlit as st
 
 from nochmal.engine.coop import turn_info
 from nochmal.data.i18n import _
-from nochmal.ui import tableview as tv
+from nochmal.ui import sheetmarks
 from nochmal.ui.safe import html_text
 
 SEAT_COLOURS = ("#6a3d9a", "#1b7f79", "#8c564b", "#3949ab", "#7f7f7f", "#a6761d")  # turn-track seat colours
@@ -17,7 +17,7 @@ def turn_track(st_, names: list[str]) -> None:
     """C-TRACK: the 27 turn fields, one colour per seat, the current turn marked, and the
     team's points against the goals after turns 10, 19 and 27."""
     info = turn_info(st_)
-    fields = tv.track_view(st_)
+    fields = sheetmarks.track_view(st_)
     boxes = []
     for f in fields:
         seat = f["seat"]

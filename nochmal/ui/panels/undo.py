@@ -6,7 +6,7 @@ import streamlit as st
 
 from nochmal.data.i18n import _
 from nochmal.ui import state
-from nochmal.ui import tableview as tv
+from nochmal.ui import eventlog
 from nochmal.ui.actions import need, run_action, who
 from nochmal.ui.explain import event_text
 from nochmal.ui.safe import md
@@ -21,7 +21,7 @@ def may_undo(access: str, ev) -> bool:
 
 def _undo() -> None:
     def do(ses, access):
-        ev = tv.last_effective_event(ses.events)
+        ev = eventlog.last_effective_event(ses.events)
         need(ev is not None, _("nothing to undo"))
         need(may_undo(access, ev), _("this device may undo only its own seat's last entry"))
         ses.undo(by=who(access))
@@ -31,7 +31,7 @@ def _undo() -> None:
 
 
 def undo_button(ses, access: str, key: str = "undo-btn") -> None:
-    ev = tv.last_effective_event(ses.events)
+    ev = eventlog.last_effective_event(ses.events)
     if ev is None:
         st.caption(_("Nothing to undo yet."))
         return
