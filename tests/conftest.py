@@ -14,6 +14,21 @@ def _isolated_user_data(tmp_path_factory):
         yield home
 
 
+@pytest.fixture(autouse=True)
+def _own_main_module():
+    """``sys.modules["__main__"]`` as it was before the test. Streamlit's AppTest runs app.py as
+    ``__main__`` and leaves it there; a process that a later test spawns (a Dask LocalCluster's
+    workers, multiprocessing's spawn) imports the parent's ``__main__`` by its path, and would
+    run the app in the worker (an AppTest file before tests/test_analytics.py in one pytest
+    process failed so, on 3.11 and 3.13)."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None and sys.modules.get("__main__") is not main:
+        sys.modules["__main__"] = main
+
+
 # --- the numba kernels, compiled while the browser tests run ----------------------------------------
 # On a fresh clone numba compiles the kernels once (about a minute; kept on disk
 # after). When a session runs the browser tests first (they mostly wait on the browser), that

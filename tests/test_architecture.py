@@ -58,11 +58,18 @@ def test_ls_nochmal_shows_the_wings():
     assert entries == WINGS | {"__init__.py"}, sorted(entries)
 
 
-def test_no_import_cycles_between_modules():
-    graph = {m: {i for i in imports(p, top_level_only=True) if i in MODULES and i != m} for m, p in MODULES.items()}
-    # a package's __init__ that gathers its own modules (the engine's public contract) is not a cycle
+def import_graph(top_level_only: bool) -> dict[str, set[str]]:
+    """Module -> the modules of the package it imports (at module level only, or anywhere: inside
+    functions too). A package's ``__init__`` that gathers its own modules (the engine's public
+    contract) is not an edge from those modules back to it."""
+    graph = {m: {i for i in imports(p, top_level_only) if i in MODULES and i != m} for m, p in MODULES.items()}
     for m in graph:
         graph[m] = {i for i in graph[m] if not (i in WINGS_PACKAGES and m.startswith(i + "."))}
+    return graph
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles a depth-first walk of ``graph`` meets (each as a path back to its start)."""
     seen, stack, cycles = set(), [], []
 
     def visit(m):
@@ -79,7 +86,34 @@ def test_no_import_cycles_between_modules():
 
     for m in sorted(graph):
         visit(m)
+    return cycles
+
+
+def test_no_import_cycles_between_modules():
+    """No cycle at any level: the imports inside functions count too (a cycle kept alive by a
+    function-level import is still two modules that cannot be understood one without the other)."""
+    cycles = find_cycles(import_graph(top_level_only=False))
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles[:5])
+
+
+def test_the_cycle_check_sees_imports_inside_functions():
+    graph = import_graph(top_level_only=False)
+    assert "nochmal.bots.kernel.drivers" in graph["nochmal.bots.planner"]  # compiled_rollout_ends' import
+    assert find_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("nochmal.bots")))
+def test_no_module_of_the_bots_is_over_600_lines(module):
+    n = len(MODULES[module].read_text(encoding="utf-8").splitlines())
+    assert n <= 600, f"{module}: {n} lines (split it by concern)"
+
+
+def test_no_bot_imports_the_registry_of_bots():
+    """The registry (every bot by name) imports the bots; a bot that imported it would close a cycle."""
+    graph = import_graph(top_level_only=False)
+    bots = [m for m in graph if m.startswith("nochmal.bots") and m != "nochmal.bots.registry"]
+    assert not [m for m in bots if "nochmal.bots.registry" in graph[m]]
+    assert not {i for i in graph["nochmal.bots.settings"] if i.startswith("nochmal.bots")}  # data only
 
 
 WINGS_PACKAGES = {f"nochmal.{w}" for w in WINGS}
@@ -136,3 +170,92 @@ def test_nothing_lives_in_a_cache_that_a_client_can_clear():
              if re.search(r"\bcache_resource\b", line) and not line.lstrip().startswith("#")
              and "lifetime" not in p.name]
     assert not found, found
+
+
+# --------------------------------------------------------------------------- one registry of modes
+#: the one module that may key a table by mode names (nochmal/data/modes.py)
+MODE_REGISTRY = "nochmal.data.modes"
+
+
+def _mode_names() -> set[str]:
+    from nochmal.engine.game import variant_names
+
+    return set(variant_names())
+
+
+def _names_a_mode(node: ast.AST) -> bool:
+    """An expression that holds a mode's name: ``mode``, ``args.mode``, ``game.mode``,
+    ``ss["new-mode"]`` (a name, an attribute or a string key ending in "mode")."""
+    if isinstance(node, ast.Name):
+        return node.id.lower().endswith("mode")
+    if isinstance(node, ast.Attribute):
+        return node.attr.lower().endswith("mode")
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        return isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lower().endswith("mode")
+    return False
+
+
+def mode_table_uses(tree: ast.AST, names: set[str]) -> list[tuple[int, str]]:
+    """Where code outside the registry branches on a mode's name or keeps a table of its own:
+
+    1. a comparison with a mode-name literal (``== "coop"``, ``!= "solo"``, ``in ("base", "solo")``);
+    2. a look-up with a default by a mode (``TABLE.get(game.mode, ...)``, ``.get(mode)``): a mode
+       missing from the table passes silently;
+    3. a look-up in a dict literal keyed by mode names (``{"base": 2, "coop": 3}[args.mode]``,
+       ``{...}.get(x)``)."""
+    def literal(node) -> bool:
+        return isinstance(node, ast.Constant) and node.value in names
+
+    def mode_keyed(node) -> bool:
+        return isinstance(node, ast.Dict) and any(k is not None and literal(k) for k in node.keys)
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for side in [node.left, *node.comparators]:
+                items = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+                if any(literal(x) for x in items):
+                    found.append((node.lineno, "compares a mode name"))
+                    break
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+            if node.args and _names_a_mode(node.args[0]):
+                found.append((node.lineno, ".get(<mode>, ...) in a table of its own"))
+            elif mode_keyed(node.func.value):
+                found.append((node.lineno, "a look-up in a dict literal keyed by mode names"))
+        elif isinstance(node, ast.Subscript) and mode_keyed(node.value):
+            found.append((node.lineno, "a look-up in a dict literal keyed by mode names"))
+    return found
+
+
+def test_the_mode_rule_catches_what_it_names():
+    names = {"base", "solo", "coop"}
+    bad = ['x = args.mode == "solo"', 'y = m != "coop"', 'z = mode in ("base", "solo")', 'w = "coop" == game.mode',
+           'PLAYERS.get(game.mode, 2)', 'CONFIGS.get(mode)', 'T.get(ss["new-mode"], 1)',
+           'd = {"base": 2, "solo": 1, "coop": 3}[args.mode]', 'e = {"coop": "Co-op"}.get(m, "")']
+    good = ['variant(mode).default_players', 'mode(args.mode).rules.has_mission', 'make_game("coop", sheets)',
+            'data["coop"] = {"failed_roll_boxes": 3}', 'x = kind == "digital"', 'T.get(kind, 1)',
+            'CONFIGS[game.mode]']
+    assert all(mode_table_uses(ast.parse(src), names) for src in bad), \
+        [src for src in bad if not mode_table_uses(ast.parse(src), names)]
+    assert not any(mode_table_uses(ast.parse(src), names) for src in good), \
+        [src for src in good if mode_table_uses(ast.parse(src), names)]
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != MODE_REGISTRY))
+def test_no_mode_tables_outside_the_registry(module):
+    """Modes are named, counted and labelled in one registry (nochmal/data/modes.py) and told apart
+    by the game's traits: no other module compares a mode's name or looks one up in a table of
+    its own (issue 43, item 6)."""
+    found = mode_table_uses(ast.parse(MODULES[module].read_text(encoding="utf-8")), _mode_names())
+    assert not found, f"{module} " + "; ".join(f"line {n}: {what}" for n, what in found) + \
+        " (ask nochmal.data.modes or the game's traits instead)"
+
+
+def test_every_variant_has_its_entry_in_the_registry():
+    from nochmal.data.modes import MODES
+
+    assert set(MODES) == _mode_names()
+    for name, m in MODES.items():
+        assert m.rules.mode == name and m.min_seats <= m.default_players <= m.max_seats
+        assert m.word and m.title and m.choice

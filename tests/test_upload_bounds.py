@@ -27,7 +27,8 @@ from streamlit.testing.v1 import AppTest
 from apptools import no_exception, texts
 from nochmal.analytics import figures as F
 from nochmal.cli.serve import OWNER_CODE_ENV, OWNER_LOCAL_ENV
-from nochmal.data.scan import MAX_PHOTO_MB, ScanError, decode_photo
+from nochmal.data.scan import ScanError, decode_photo
+from nochmal.data.scan.limits import MAX_PHOTO_MB
 from nochmal.data.scan import reader
 from nochmal.store import access
 from nochmal.ui import owner

@@ -18,7 +18,7 @@ A request names its game, seat and device with a token the page got from the ser
 (:func:`token`: an HMAC with a secret of this server process), checked in constant time; wrong
 tokens are counted per client address by the server's throttle. A device's open request is also
 its sign of life: a seat's device is marked as seen (the seat stays held) at most every
-:data:`~nochmal.store.session.SEEN_EVERY_S`, as its timer did before.
+:data:`~nochmal.store.claims.SEEN_EVERY_S`, as its timer did before.
 
 The route exists where ``serve_app.py`` serves the app (``nochmal serve``, ``make run``, the
 browser tests). Under a bare ``streamlit run app.py`` it is missing; the page then falls back to
@@ -43,7 +43,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from nochmal.store.db import StoreError, UnknownGameError
-from nochmal.store.session import SEEN_EVERY_S, mark_seat_seen
+from nochmal.store.claims import SEEN_EVERY_S, mark_seat_seen
+from nochmal.ui import lifetime
 
 _log = logging.getLogger(__name__)
 
@@ -110,7 +111,7 @@ def claims_print(meta: dict) -> str:
 
 def version(n_events: int, meta: dict, events: bool, focus: str | None = None) -> str:
     """A game's version as a page follows it: the claims, and with ``events`` the number of
-    events, or instead the seat's focus (:func:`nochmal.ui.tableview.seat_focus`) while the page's
+    events, or instead the seat's focus (:func:`nochmal.ui.entry.seat_focus`) while the page's
     seat decides: another seat's entry in the same roll does not run a deciding phone again."""
     claims = claims_print(meta)[:16]
     if events and focus is not None:
@@ -170,7 +171,7 @@ VERSIONS = _Versions()
 
 
 class _Focus:
-    """Every seat's focus (:func:`nochmal.ui.tableview.seat_focus`) of a game at a number of
+    """Every seat's focus (:func:`nochmal.ui.entry.seat_focus`) of a game at a number of
     events: computed once (the game's events replayed) and shared by the game's devices."""
 
     def __init__(self) -> None:
@@ -192,7 +193,7 @@ class _Focus:
                 hit = self._seen.get((game_id, n_events))
             if hit is None:
                 from nochmal.store.session import GameSession
-                from nochmal.ui.tableview import seat_focus
+                from nochmal.ui.entry import seat_focus
 
                 try:
                     ses = GameSession(store, game_id)
@@ -298,11 +299,9 @@ async def changes(request: Request) -> JSONResponse:
     """``GET ROUTE?game=&seat=&device=&token=&events=0|1&since=&watch=&ends=``: the game's version
     as soon as it differs from ``since`` or the session's run counts differ from ``ends``, else
     after WAIT_S."""
-    from nochmal.ui import state  # the process's store and throttle (state imports streamlit)
-
     q = request.query_params
     client = request.client.host if request.client else ""
-    throttle = state.throttle()
+    throttle = lifetime.throttle()
     if throttle.wait(("changes", client)) > 0:
         return _refuse(429, "too many wrong tokens")
     game_id, device, watch = q.get("game", ""), q.get("device", ""), q.get("watch", "")
@@ -319,7 +318,7 @@ async def changes(request: Request) -> JSONResponse:
     since, ends = q.get("since", "")[:64], q.get("ends", "")
     if not _ENDS.match(ends):
         ends = ""
-    store = state.store()
+    store = lifetime.store()
     if seat is None and events:
         _screen_asked(game_id)
     await asyncio.to_thread(_seen, store, game_id, seat, device)

@@ -8,9 +8,13 @@ on the same file, and reset every throttle. Objects made here are dropped only w
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Hashable
 from typing import TypeVar
+
+from nochmal.store.access import Throttle
+from nochmal.store.db import GameStore, default_store_path
 
 T = TypeVar("T")
 
@@ -26,3 +30,23 @@ def for_the_process(key: Hashable, make: Callable[[], T]) -> T:
         if key not in _made:
             _made[key] = make()
         return _made[key]  # type: ignore[return-value]
+
+
+def _store_path() -> str:
+    return str(os.environ.get("NOCHMAL_DB") or default_store_path())
+
+
+def store() -> GameStore:
+    """The embedded SQLite store ($NOCHMAL_DB or the user data folder): one per file for the
+    server process's whole life, never dropped by a client. Here, not in :mod:`nochmal.ui.state`,
+    so that the change route (:mod:`nochmal.ui.changes`, which state imports) reads it without
+    importing state back."""
+    path = _store_path()
+    return for_the_process(("store", path), lambda: GameStore(path))
+
+
+def throttle() -> Throttle:
+    """The server's one counter of wrong code guesses (thread-safe, shared by every session on
+    purpose: a guesser opens new sessions; no client message can reset it). One per store, so
+    tests with stores of their own do not count each other's guesses."""
+    return for_the_process(("code throttle", _store_path()), Throttle)

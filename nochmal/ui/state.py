@@ -15,21 +15,20 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import time
 import uuid
 
 import streamlit as st
 
 from nochmal.data.i18n import _
-from nochmal.store.access import Throttle
-from nochmal.store.session import (AccessError, GameSession, NoGameError, Opened, TooManyGuessesError,
-                                   join_renewed, open_with_code, taken_over_seat)
-from nochmal.store.db import GameStore, StoreError, default_store_path
+from nochmal.store.claims import join_renewed, taken_over_seat
+from nochmal.store.db import StoreError
+from nochmal.store.errors import AccessError, NoGameError, TooManyGuessesError
+from nochmal.store.session import GameSession, Opened, open_with_code
 from nochmal.ui import changes, device, follow
-from nochmal.ui.lifetime import for_the_process
+from nochmal.ui.entry import seat_focus
+from nochmal.ui.lifetime import store, throttle  # noqa: F401 (the pages ask state for them)
 from nochmal.ui.safe import md
-from nochmal.ui.tableview import seat_focus
 
 DEFAULTS = {
     "colourblind": False,
@@ -82,24 +81,6 @@ def _restore_url() -> None:
         for k, v in ref.items():
             if v and k in ("game", "code", "join", "seat") and not (ref.get("hidden") and k in ("code", "join")):
                 st.query_params[k] = v  # a code that left the address bar stays out of it (issue 46)
-
-
-def _store_path() -> str:
-    return str(os.environ.get("NOCHMAL_DB") or default_store_path())
-
-
-def store() -> GameStore:
-    """The embedded SQLite store ($NOCHMAL_DB or the user data folder): one per file for the
-    server process's whole life (:mod:`nochmal.ui.lifetime`), never dropped by a client."""
-    path = _store_path()
-    return for_the_process(("store", path), lambda: GameStore(path))
-
-
-def throttle() -> Throttle:
-    """The server's one counter of wrong code guesses (thread-safe, shared by every session on
-    purpose: a guesser opens new sessions; no client message can reset it). One per store, so
-    tests with stores of their own do not count each other's guesses."""
-    return for_the_process(("code throttle", _store_path()), Throttle)
 
 
 def client() -> str:
@@ -374,7 +355,7 @@ def watch_game(ses, *, events: bool, focus: bool = False):
       lobby shows it, a device whose seat was taken over says so);
     * with ``events`` (the Table and History pages) also when another device added an event;
       with ``focus`` too (the Table page), a seat's device that decides now only when its own
-      decision changed (:func:`nochmal.ui.tableview.seat_focus`): not for another seat's entry
+      decision changed (:func:`nochmal.ui.entry.seat_focus`): not for another seat's entry
       in the same roll, which would run the page again under the player's taps.
 
     Nothing runs while the game does not change. The page's open request at the change route

@@ -14,9 +14,6 @@ from __future__ import annotations
 
 __all__ = ["scan", "scan_bytes", "decode_photo", "MAX_PHOTO_BYTES", "ScanError", "ScanResult", "FoundNumberField"]
 
-#: The largest photo file the reader takes, in MB (a phone's photo has 2-8 MB); here, so that the
-#: page can name it without importing OpenCV
-MAX_PHOTO_MB = 15
 
 
 def __getattr__(name: str):  # lazy: the reader imports cv2

@@ -77,7 +77,7 @@ os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"] = str(MAX_PIXELS)
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from nochmal.data.scan import MAX_PHOTO_MB
+from nochmal.data.scan.limits import MAX_PHOTO_MB
 from nochmal.engine.cells import COLOUR_LETTERS, COLOURS, COLUMNS as COLUMN_NAMES, N_COLS, N_ROWS, cell_name
 from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import COOP_ROW_LABELS, DEFAULT_ROW_LABELS, STANDARD_FIRST, STANDARD_LATER

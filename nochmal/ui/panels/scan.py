@@ -19,7 +19,7 @@ import threading
 import streamlit as st
 
 from nochmal.data import userdata
-from nochmal.data.scan import MAX_PHOTO_MB
+from nochmal.data.scan.limits import MAX_PHOTO_MB
 from nochmal.data.i18n import _, ngettext
 from nochmal.engine.cells import CELL_NAMES, COLOUR_LETTERS, N_COLS, cell_index
 from nochmal.engine.errors import NochmalError
