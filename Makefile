@@ -1,14 +1,27 @@
+# make test PYTHON_VERSION=3.13: the same with Python 3.13, in its own .venv-3.13
+# (tools/find_python.sh finds the interpreter); unset: Python 3.11 if present, else python3
+PYTHON_VERSION ?=
+ifeq ($(strip $(PYTHON_VERSION)),)
 VENV := .venv
+else
+VENV := .venv-$(PYTHON_VERSION)
+endif
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# the tests that hold the compiled bots to the Python engine and bots (CI runs them on every
+# Python we support besides the default: make parity PYTHON_VERSION=3.12)
+PARITY_TESTS ?= tests/test_coop_kernel.py tests/test_kernel_parity.py
 PYTEST_ARGS ?=
 # make run SERVE_ARGS="--host 0.0.0.0": other devices on the network may join
 SERVE_ARGS ?=
 
-.PHONY: run test bench solo-values measure-table measure-scan i18n-extract i18n-update i18n-compile clean
+.PHONY: run test parity bench solo-values measure-table measure-scan i18n-extract i18n-update i18n-compile clean
 
 $(STAMP): pyproject.toml
-	@if command -v python3.11 >/dev/null 2>&1; then \
+	@if [ -n "$(strip $(PYTHON_VERSION))" ]; then \
+		interp="$$(bash tools/find_python.sh $(PYTHON_VERSION))" || exit 1; \
+		"$$interp" -m venv $(VENV); \
+	elif command -v python3.11 >/dev/null 2>&1; then \
 		python3.11 -m venv $(VENV); \
 	else \
 		python3 -m venv $(VENV); \
@@ -28,6 +41,9 @@ ifeq ($(strip $(PYTEST_ARGS)),)
 else
 	$(PY) -m pytest $(PYTEST_ARGS)
 endif
+
+parity: $(STAMP)
+	$(PY) -m pytest -p no:cacheprovider $(PARITY_TESTS)
 
 bench: $(STAMP)
 	$(VENV)/bin/nochmal bench --json
@@ -59,5 +75,5 @@ i18n-compile: $(STAMP)
 	$(VENV)/bin/pybabel compile -d nochmal/data/locale -D nochmal --statistics
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info
+	rm -rf .venv .venv-3.* .pytest_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
