@@ -2,8 +2,7 @@
 
 import streamlit as st
 
-from nochmal.bots import registry as policies  # the bots by name (line 33 reads POLICY_NAMES)
-from nochmal.bots.registry import POLICY_WORDS, policy_name
+from nochmal.bots.registry import POLICY_NAMES, POLICY_WORDS, policy_name
 from nochmal.ui import newgame
 from nochmal.engine.coopdata import TABLEAU_KEYS, get_mission, get_tableau, load_missions
 from nochmal.engine.errors import NochmalError
@@ -30,7 +29,7 @@ ss = st.session_state
 #: the option values of the choices (language-free); their texts: :func:`kind_label` and so on
 KINDS = ("companion", "digital")
 MODES = tuple(modes.app_order())
-PLAYER_TYPES = ("human",) + tuple(getattr(policies, "POLICY_NAMES", ("random",)))
+PLAYER_TYPES = ("human", *POLICY_NAMES)
 
 
 # The texts are made where they are shown (the language is known only in a page run).
