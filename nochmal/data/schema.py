@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from nochmal.engine.coopdata import MissionFile, TableauSpec
 from nochmal.engine.sheet import REPO_ROOT, SheetSpec
+from nochmal.engine.twentyone.sheets import SheetSpec as TwentyOneSheetSpec
 
 SCHEMAS_DIR = REPO_ROOT / "schemas"
 
@@ -27,6 +28,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "sheet.schema.json": SheetSpec,
     "tableau.schema.json": TableauSpec,
     "missions.schema.json": MissionFile,
+    "twentyone-sheet.schema.json": TwentyOneSheetSpec,
 }
 
 

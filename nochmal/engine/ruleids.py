@@ -1,4 +1,5 @@
-"""Rule ids of RULES.md in texts: finding them, and taking them out of what a player reads.
+"""Rule ids of RULES.md (and of RULES-TWENTYONE.md: ``T-ENTER``, ...) in texts: finding them, and
+taking them out of what a player reads.
 
 The engine's messages cite the rule they apply ("(R-ADJ)", "C-GOAL-10: ..."); players read the
 words and find the id in a "Why?" detail. One place knows what an id looks like, for every
@@ -9,7 +10,8 @@ from __future__ import annotations
 import re
 
 #: a rule id standing alone: not a piece of a longer hyphenated word ("N-O-C-H-M-A-L" holds none)
-_ID = r"(?<![\w-])(?:R|C)-[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w-])"
+#: (R-: the rules, C-: co-op, T-: twenty one, ``nochmal.engine.twentyone.rules``)
+_ID = r"(?<![\w-])(?:R|C|T)-[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w-])"
 #: A rule id in a text: ``R-ADJ``, ``C-GOAL-10`` anywhere; a mission id (``M1``..``M5``) only
 #: where it stands as a rule id, in brackets or after "rule" (``M5`` alone is also a cell name).
 RULE_ID_RE = re.compile(rf"{_ID}|(?<=\()M[1-5](?=\))|(?<=\brule )M[1-5]\b|(?<=\brules )M[1-5]\b")

@@ -4,7 +4,7 @@ No Python twin: this is how the compiled code is kept. numba's own cache (``cach
 the file a function is written in; the constants a kernel reads from the engine (``COLOUR_JOKER``,
 ``NUMBER_FACES``, ``N_CELLS``, ...) are frozen into the compiled code, and an edit of the engine file
 they come from would go unnoticed. Here every kernel is compiled with :func:`njit`, whose cache lives
-in ``<base>/src-<key>``: the key hashes the text of every file of this package and of the engine
+in ``<base>/src-<key>``: the key hashes the text of every file of this package and of the engine's own modules
 (:func:`source_key`), so an edit of either compiles afresh into a new folder, and the old one is
 never read again. ``<base>`` is ``NUMBA_CACHE_DIR`` if set, else this package's ``__pycache__``
 (or, where that cannot be written, a folder in the temporary directory). Old folders are not
@@ -26,11 +26,12 @@ HERE = Path(__file__).resolve().parent
 
 
 def source_files() -> list[Path]:
-    """The files whose text the compiled kernels depend on: this package's and the engine's."""
+    """The files whose text the compiled kernels depend on: this package's and the engine's own
+    modules (not its subpackages: *twenty one*'s rules, ``engine/twentyone``, are read by no kernel)."""
     import nochmal.engine
 
     engine = Path(nochmal.engine.__file__).resolve().parent
-    return sorted(HERE.glob("*.py")) + sorted(engine.rglob("*.py"))
+    return sorted(HERE.glob("*.py")) + sorted(engine.glob("*.py"))
 
 
 @functools.cache
