@@ -164,3 +164,37 @@ def test_one_tap_chooses_a_die_even_right_after_a_cell_tap(browser, app_url, sto
         expect(players).to_have_value("4")
     finally:
         context.close()
+
+
+def test_cross_tapped_at_once_after_the_cells_acts_on_every_cell_drawn(browser, app_url, store, screenshot):
+    """Six cells tapped 0.1 s apart and Cross at once after the last, nobody waiting for the page:
+    the refusal is for the six cells drawn, never for the first few (a fresh-clone CI run was
+    refused "HP, HQ and HR are not all one colour" for six cells drawn as selected: the last taps
+    reached the server with the Cross click, whose callback came first). Three rounds."""
+    ses = new_game(store)
+    ses.record(ROLL, by="test")
+    seat = entry.seats_to_decide(ses.state)[0]
+    sheet = ses.state.seats[seat].sheet
+    too_many = i18n._("You chose {n} cells, but one cross takes 1 to 5 cells.").format(n=6)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        page.goto(table_url(app_url, ses))
+        cross = page.locator(".st-key-cross-btn").get_by_role("button")
+        clear = page.locator(".st-key-clear-btn").get_by_role("button")
+        refusal = page.locator(f".st-key-refusal-{seat}").get_by_role("alert")
+        for k in range(3):
+            expect(cross).to_be_disabled()
+            tap_fast(page, seat, SIX)
+            box = cross.bounding_box()
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            expect(refusal).to_have_text(f"✋{too_many}")
+            expect_drawn(page, seat, sheet, SIX)
+            if k == 0:
+                screenshot(page, "selection-cross-at-once")
+            press(clear)
+            expect_drawn(page, seat, sheet, [])
+        assert store.n_events(ses.game_id) == ses.n_events  # nothing was entered
+    finally:
+        context.close()

@@ -151,6 +151,20 @@ def _applied_key(seat: int) -> str:
     return f"taps-applied-{seat}"
 
 
+def selection_key(seat: int) -> str:
+    """The key of ``seat``'s selection component (its state: the browser's taps)."""
+    return f"nm-selection-{seat}"
+
+
+def apply_browser_taps(seat: int) -> None:
+    """The taps of ``seat`` that the browser has sent and the server has not applied yet, applied
+    now. For Cross: on a busy page a tap's own run can be lost, and its taps then reach the server
+    with the Cross click, in one run whose callbacks may call Cross first. Cross acts on the
+    selection the player sees (a fresh-clone CI run was refused "HP, HQ and HR are not all one
+    colour" for six cells drawn as selected). Applying twice changes nothing: taps are numbered."""
+    _taps_sent(selection_key(seat), seat)
+
+
 def _taps_sent(key: str, seat: int) -> None:
     """Apply the browser's taps (the component's state) that were not applied yet, in their order;
     checked, as all input: numbered taps of cell names, anything else is ignored."""
@@ -329,7 +343,7 @@ def _selection_box(sheet, seat: int, colourblind: bool, focus: list[str], roll: 
     selected = [c for c in ss.get("selected_cells", []) if c in _NAMES]
     words = colour_letters()
     letters = {name: words[sheet.colour_of[i]] for i, name in enumerate(CELL_NAMES)} if colourblind else {}
-    key = f"nm-selection-{seat}"
+    key = selection_key(seat)
     with st.container(key=f"{key}-box"):  # hidden (see _grid_css)
         _selection(key=key, data={"seat": seat, "selected": selected, "applied": int(ss.get(_applied_key(seat), 0)),
                                   "focus": focus, "roll": roll,

@@ -22,7 +22,7 @@ from nochmal.ui.explain import cell_label
 from nochmal.ui.labels import (colour_face_label, colour_label, colour_name, colour_order, dice_text,
                                number_face_label, number_order, pass_icon, pass_label)
 from nochmal.ui.safe import md
-from nochmal.ui.panels.cell_grid import cell_grid, clear_cells
+from nochmal.ui.panels.cell_grid import apply_browser_taps, cell_grid, clear_cells
 from nochmal.ui.panels.seats import seat_status_html
 
 
@@ -76,6 +76,7 @@ def _check_seat(ses, access, seat: int, seen_roll: str) -> None:
 
 
 def _cross(seat: int, seen_roll: str) -> None:
+    apply_browser_taps(seat)  # the taps that came with this click come before it
     ss = st.session_state
     names = list(ss.get("selected_cells", []))
     kc, kn, kcol = pick_keys(seat)
