@@ -192,6 +192,22 @@ def _new_page(browser, viewport):
     return context, context.new_page()
 
 
+#: Another try for a browser test that failed (pytest-rerunfailures), never more. On this 2-core
+#: machine, with the other tests running beside them, about one in 300 browser tests failed a
+#: fresh-clone run and then passed alone (waits for a page that follows its game, a tap's run
+#: under load: the closing notes of issues 42 and 43 name them). A test that fails twice fails the
+#: run; each retry is listed in the summary ("1 rerun"), and the first try's screenshots are kept
+#: (FAILED-<test>-<n>.png). Retries hide nothing a player sees twice in a row; they do hide a
+#: rare fault, which is why the summary line counts them.
+BROWSER_RERUNS = 1
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("browser") is not None and item.get_closest_marker("flaky") is None:
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=1))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """Keep each phase's report on the test item (``item.rep_call``) for the page fixtures."""
