@@ -43,10 +43,15 @@ def dice_pairs(cf, nc, nf, nn, jokers_left, pairs):
             if ndie == prev_n or ccost + ncost > jokers_left:
                 continue
             prev_n = ndie
-            row = pairs[m]
-            row[PAIR_C], row[PAIR_N], row[PAIR_COST], row[PAIR_CI], row[PAIR_NI] = cdie, ndie, ccost + ncost, ci, ni
-            row[PAIR_COL_LO], row[PAIR_COL_HI] = (0, 5) if ccost else (cdie, cdie + 1)
-            row[PAIR_K_LO], row[PAIR_K_HI] = (1, 6) if ncost else (ndie, ndie + 1)
+            pairs[m, PAIR_C] = cdie
+            pairs[m, PAIR_N] = ndie
+            pairs[m, PAIR_COST] = ccost + ncost
+            pairs[m, PAIR_CI] = ci
+            pairs[m, PAIR_NI] = ni
+            pairs[m, PAIR_COL_LO] = 0 if ccost else cdie
+            pairs[m, PAIR_COL_HI] = 5 if ccost else cdie + 1
+            pairs[m, PAIR_K_LO] = 1 if ncost else ndie
+            pairs[m, PAIR_K_HI] = 6 if ncost else ndie + 1
             m += 1
     return m
 
