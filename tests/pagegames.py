@@ -26,10 +26,10 @@ def load(store, gid: str) -> GameSession:
     return GameSession.load(store, gid)
 
 
-def make(store, mode="coop", players=3, kind="companion", seed=None, mission=1) -> GameSession:
+def make(store, mode="coop", players=3, kind="companion", bots=None, seed=None, mission=1) -> GameSession:
     game = newgame.make_game(mode, newgame.default_sheets(mode, players), mission)
     return GameSession.create(store, game, title="t", seat_names=[f"P{i + 1}" for i in range(players)],
-                              kind=kind, seed=seed)
+                              kind=kind, seed=seed, bots=bots)
 
 
 def cheapest_cross(state, seat):
@@ -48,6 +48,8 @@ def host_table(ses: GameSession):
 
 
 def drive_to_decision(ses, limit=400):
+    """Play on to the team's next decision (or the end): one-cell moves keep the team far below
+    the goals without failed rolls."""
     for _ in range(limit):
         st_ = ses.state
         if st_.current_player() == TEAM or st_.is_terminal():

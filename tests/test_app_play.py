@@ -14,34 +14,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptools import APP, HISTORY, START, TABLE, app, env, keys, no_exception, path_of, texts  # noqa: F401
-from nochmal.ui import botplay, entry, newgame
+from nochmal.ui import botplay, entry
 from nochmal.engine.cells import names
 from nochmal.engine.dice import Roll
 from nochmal.engine.game import CHANCE, TEAM
 from nochmal.engine.moves import PASS, Cross
-from nochmal.store.session import GameSession
-from nochmal.store.db import GameStore
-
-
-
-def load(store: GameStore, gid: str) -> GameSession:
-    return GameSession.load(store, gid)
-
-
-def make(store, mode="coop", players=3, kind="companion", bots=None, seed=None, mission=1) -> GameSession:
-    game = newgame.make_game(mode, newgame.default_sheets(mode, players), mission)
-    return GameSession.create(store, game, title="t", seat_names=[f"P{i + 1}" for i in range(players)],
-                              kind=kind, seed=seed, bots=bots)
-
-
-def cheapest_cross(state, seat):
-    best = None
-    for mv in state.legal_actions(seat):
-        if isinstance(mv, Cross) and (best is None or mv.joker_cost < best.joker_cost):
-            best = mv
-            if mv.joker_cost == 0:
-                break
-    return best
+from pagegames import cheapest_cross, drive_to_decision, load, make
 
 
 def tap_and_cross(at: AppTest, seat: int, move: Cross) -> AppTest:
@@ -268,23 +246,9 @@ def test_join_claim_seat_and_cross_only_own_seat(env):
 
 
 # --------------------------------------------------------------------------- penalties
-def _drive_to_decision(store, ses, limit=400):
-    for _ in range(limit):
-        st_ = ses.state
-        if st_.current_player() == TEAM or st_.is_terminal():
-            return
-        if st_.current_player() == CHANCE:
-            ses.roll_digital()
-        else:
-            seat = entry.seats_to_decide(st_)[0]
-            # one-cell moves keep the team far below the goal without failed rolls
-            small = [m for m in st_.legal_actions(seat) if isinstance(m, Cross) and m.count == 1 and not m.joker_cost]
-            ses.record(small[0] if small else cheapest_cross(st_, seat) or PASS, seat=seat)
-
-
 def test_goal_10_penalty_strike_jokers(env):
     ses = make(env, kind="digital", seed=11)
-    _drive_to_decision(env, ses)
+    drive_to_decision(ses)
     d = ses.state.extra.get("decision")
     assert d and d["kind"] == "strike_jokers", ses.state.extra
     at = app({"game": ses.game_id, "code": ses.meta["host_code"]})
@@ -311,10 +275,10 @@ def test_goal_10_penalty_strike_jokers(env):
 
 def test_goal_19_penalty_remove_die(env):
     ses = make(env, kind="digital", seed=11)
-    _drive_to_decision(env, ses)
+    drive_to_decision(ses)
     if ses.state.extra.get("decision", {}).get("kind") == "strike_jokers":
         ses.record(ses.state.legal_actions()[0])
-    _drive_to_decision(env, ses)
+    drive_to_decision(ses)
     assert ses.state.extra["decision"]["kind"] == "remove_die"
     at = app({"game": ses.game_id, "code": ses.meta["host_code"]})
     at.switch_page(TABLE).run()
