@@ -2,9 +2,10 @@
 (:func:`~nochmal.engine.moves.move_groups`: the dice pairs and the cell sets each allows, in the
 engine's sorted order) and the crossing of :class:`nochmal.engine.game.Seat`.
 
-:func:`dice_pairs` is the one walk over the dice faces and the "!" they cost that every compiled
+:func:`next_pair` is the one walk over the dice faces and the "!" they cost that every compiled
 caller shares (the co-op rules, the co-op greedy, the solo and base greedy): the distinct colour
 faces ascending, for each the distinct number faces ascending, the pairs the seat can pay for.
+:func:`dice_pairs` writes its pairs into a table for the callers that come back to them.
 """
 
 from __future__ import annotations
@@ -21,38 +22,78 @@ from .cache import njit
 PAIR_C, PAIR_N, PAIR_COST, PAIR_COL_LO, PAIR_COL_HI, PAIR_K_LO, PAIR_K_HI, PAIR_CI, PAIR_NI = range(9)
 PAIR_WIDTH = 9
 MAX_PAIRS = 9  # 3 colour faces x 3 number faces
+#: :func:`next_pair`'s pairs: colour face index times this plus number face index
+PAIR_STRIDE = 4
+
+
+@njit(_nrt=False, inline="always")
+def next_pair(cf, nc, nf, nn, jokers_left, at):
+    """The walk itself: the dice pair after ``at`` (-1: before the first) that a seat with
+    ``jokers_left`` "!" may cross with, colour faces ``cf[:nc]`` and number faces ``nf[:nn]``
+    (each sorted), in the engine's order (:func:`nochmal.engine.moves.move_groups`: each distinct
+    colour face ascending, for it each distinct number face ascending, those the seat can pay
+    for). A pair is ``ci * PAIR_STRIDE + ni``, the indices of its first colour face and number
+    face; -1 after the last. Callers that keep the pair in registers walk with this (the solo
+    rollouts), the others read :func:`dice_pairs`' table."""
+    ci = 0 if at < 0 else at // PAIR_STRIDE
+    ni = 0 if at < 0 else at % PAIR_STRIDE + 1
+    while ci < nc:
+        cdie = cf[ci]
+        ccost = 1 if cdie == COLOUR_JOKER else 0
+        if (ci == 0 or cf[ci - 1] != cdie) and ccost <= jokers_left:
+            while ni < nn:
+                ndie = nf[ni]
+                ncost = 1 if ndie == NUMBER_JOKER else 0
+                if (ni == 0 or nf[ni - 1] != ndie) and ccost + ncost <= jokers_left:
+                    return ci * PAIR_STRIDE + ni
+                ni += 1
+        ci += 1
+        ni = 0
+    return -1
+
+
+@njit(_nrt=False, inline="always")
+def pair_cost(cdie, ndie):
+    """The "!" a pair of dice costs: one for each joker face."""
+    return (1 if cdie == COLOUR_JOKER else 0) + (1 if ndie == NUMBER_JOKER else 0)
+
+
+@njit(_nrt=False, inline="always")
+def pair_colours(cdie):
+    """The colours lo..hi a colour die allows (a joker: any of the five)."""
+    return (0, 5) if cdie == COLOUR_JOKER else (cdie, cdie + 1)
+
+
+@njit(_nrt=False, inline="always")
+def pair_counts(ndie):
+    """The cell counts lo..hi a number die allows (a joker: one to five)."""
+    return (1, 6) if ndie == NUMBER_JOKER else (ndie, ndie + 1)
 
 
 @njit(_nrt=False, inline="always")
 def dice_pairs(cf, nc, nf, nn, jokers_left, pairs):
-    """The dice pairs a seat with ``jokers_left`` "!" may cross with, colour faces ``cf[:nc]`` and
-    number faces ``nf[:nn]`` (each sorted), in the engine's order (:func:`nochmal.engine.moves.move_groups`):
-    into the rows of ``pairs`` (the ``PAIR_*`` columns). Their number."""
+    """The dice pairs of :func:`next_pair`'s walk into the rows of ``pairs`` (the ``PAIR_*``
+    columns). Their number."""
     m = 0
-    prev_c = -1
-    for ci in range(nc):
+    at = next_pair(cf, nc, nf, nn, jokers_left, -1)
+    while at >= 0:
+        ci = at // PAIR_STRIDE
+        ni = at % PAIR_STRIDE
         cdie = cf[ci]
-        ccost = 1 if cdie == COLOUR_JOKER else 0
-        if cdie == prev_c or ccost > jokers_left:
-            continue
-        prev_c = cdie
-        prev_n = -1
-        for ni in range(nn):
-            ndie = nf[ni]
-            ncost = 1 if ndie == NUMBER_JOKER else 0
-            if ndie == prev_n or ccost + ncost > jokers_left:
-                continue
-            prev_n = ndie
-            pairs[m, PAIR_C] = cdie
-            pairs[m, PAIR_N] = ndie
-            pairs[m, PAIR_COST] = ccost + ncost
-            pairs[m, PAIR_CI] = ci
-            pairs[m, PAIR_NI] = ni
-            pairs[m, PAIR_COL_LO] = 0 if ccost else cdie
-            pairs[m, PAIR_COL_HI] = 5 if ccost else cdie + 1
-            pairs[m, PAIR_K_LO] = 1 if ncost else ndie
-            pairs[m, PAIR_K_HI] = 6 if ncost else ndie + 1
-            m += 1
+        ndie = nf[ni]
+        c_lo, c_hi = pair_colours(cdie)
+        k_lo, k_hi = pair_counts(ndie)
+        pairs[m, PAIR_C] = cdie
+        pairs[m, PAIR_N] = ndie
+        pairs[m, PAIR_COST] = pair_cost(cdie, ndie)
+        pairs[m, PAIR_CI] = ci
+        pairs[m, PAIR_NI] = ni
+        pairs[m, PAIR_COL_LO] = c_lo
+        pairs[m, PAIR_COL_HI] = c_hi
+        pairs[m, PAIR_K_LO] = k_lo
+        pairs[m, PAIR_K_HI] = k_hi
+        m += 1
+        at = next_pair(cf, nc, nf, nn, jokers_left, at)
     return m
 
 

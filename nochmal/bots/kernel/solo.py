@@ -27,8 +27,7 @@ from nochmal.bots.heuristic import gains
 from nochmal.engine.cells import FULL, N_CELLS, N_COLS, indices, neighbours
 
 from .cache import njit
-from .moves import MAX_PAIRS, PAIR_C, PAIR_COL_HI, PAIR_COL_LO, PAIR_COST, PAIR_K_HI, PAIR_K_LO, PAIR_N, PAIR_WIDTH
-from .moves import dice_pairs, sheet_sets
+from .moves import PAIR_STRIDE, next_pair, pair_colours, pair_cost, pair_counts, sheet_sets
 
 MAX_NB = 24  # neighbour cells of a 5-cell set: at most 12; room to spare
 
@@ -198,12 +197,6 @@ def _sorted3(a, b, c):
 
 
 @njit()
-def _pairs():
-    """Scratch for :func:`nochmal.bots.kernel.moves.dice_pairs`, made once a game or a call from Python."""
-    return np.empty((MAX_PAIRS, PAIR_WIDTH), np.int64)
-
-
-@njit()
 def _present(faces):
     """How many of :func:`_sorted3`'s faces are dice (the absent ones, NO_FACE, come last)."""
     return (faces[0] != NO_FACE) + (faces[1] != NO_FACE) + (faces[2] != NO_FACE)
@@ -211,18 +204,17 @@ def _present(faces):
 
 @njit()
 def _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
-            claimed_colours, t, pairs):
+            claimed_colours, t):
     """Greedy's move with colour faces c1-c3 and number faces n1-n3 (-1: no die): (cell set index
     or -1 for a pass, "!" spent, colour die, number die, colour). ``claimed_cols``/``claimed_colours``:
-    bit masks of what another seat completed first (later points, R-FIRST). ``pairs``: scratch
-    (:func:`_pairs`)."""
+    bit masks of what another seat completed first (later points, R-FIRST)."""
     return _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
-                      claimed_colours, t, None, None, None, 0, pairs)
+                      claimed_colours, t, None, None, None, 0)
 
 
 @njit()
 def _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
-               claimed_colours, t, vt, masks, others, r, pairs):
+               claimed_colours, t, vt, masks, others, r):
     """The best legal move with these faces, as :func:`_choose` returns it, valued by greedy's
     heuristic (``vt`` None; numba compiles that case without the table branch) or by the
     completion tables ``vt`` (:class:`ValueArrays`, solo: ``masks`` the units' crossed masks,
@@ -237,19 +229,25 @@ def _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2,
     cfs = _sorted3(c1, c2, c3)
     nfs = _sorted3(n1, n2, n3)
     have = 0  # (tables) the colours whose ``others`` are filled in
-    for q in range(dice_pairs(cfs, _present(cfs), nfs, _present(nfs), jokers_left, pairs)):
-        cdie, ndie, n_j = pairs[q, PAIR_C], pairs[q, PAIR_N], pairs[q, PAIR_COST]
+    nc, nn = _present(cfs), _present(nfs)
+    at = next_pair(cfs, nc, nfs, nn, jokers_left, -1)
+    while at >= 0:
+        cdie, ndie = cfs[at // PAIR_STRIDE], nfs[at % PAIR_STRIDE]
+        at = next_pair(cfs, nc, nfs, nn, jokers_left, at)
+        n_j = pair_cost(cdie, ndie)
+        c_lo, c_hi = pair_colours(cdie)
+        k_lo, k_hi = pair_counts(ndie)
         if vt is None:
             cost = jw * n_j
         else:
             cost = vt.joker[jokers_left, r] - vt.joker[jokers_left - n_j, r]
-        for colour in range(pairs[q, PAIR_COL_LO], pairs[q, PAIR_COL_HI]):
+        for colour in range(c_lo, c_hi):
             if vt is not None:
                 if not have >> colour & 1:  # its blocks' chances, once a call, for the colours it visits
                     _colour_others(colour, masks, r, vt, others)
                     have |= 1 << colour
             cgain = colour_gain[claimed_colours >> colour & 1, colour_n[colour]]
-            for k in range(pairs[q, PAIR_K_LO], pairs[q, PAIR_K_HI]):
+            for k in range(k_lo, k_hi):
                 for oi in range(lo[colour, k], hi[colour, k]):
                     s = order[oi]
                     legal = True
@@ -339,10 +337,9 @@ def _play(crossed0, jokers_left, dice, t):
     crossed = crossed0.copy()
     touch, col_n, colour_n = _setup(crossed, t)
     jl = jokers_left
-    pairs = _pairs()
     for r in range(dice.shape[0]):
         s, n_j, _c, _n, _col = _choose(crossed, touch, col_n, colour_n, jl, dice[r, 0], dice[r, 1], -1,
-                                       dice[r, 2], dice[r, 3], -1, 0, 0, t, pairs)
+                                       dice[r, 2], dice[r, 3], -1, 0, 0, t)
         if s >= 0:
             _cross(s, crossed, touch, col_n, colour_n, t)
             jl -= n_j
@@ -363,7 +360,7 @@ def choose_one(crossed, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols, claim
     """One decision from a position (see :func:`_choose`)."""
     touch, col_n, colour_n = _setup(crossed, t)
     return _choose(crossed, touch, col_n, colour_n, jokers_left, c1, c2, c3, n1, n2, n3, claimed_cols,
-                   claimed_colours, t, _pairs())
+                   claimed_colours, t)
 
 
 @njit()
@@ -413,11 +410,10 @@ def _play_values(crossed0, jokers_left, dice, t, vt, seen):
     others = np.zeros(masks.shape[0])
     jl = jokers_left
     n = dice.shape[0]
-    pairs = _pairs()
     for q in range(n):
         r = n - 1 - q
         s, n_j, _c, _n, _colour = _best_move(crossed, touch, col_n, colour_n, jl, dice[q, 0], dice[q, 1], -1,
-                                             dice[q, 2], dice[q, 3], -1, 0, 0, t, vt, masks, others, r, pairs)
+                                             dice[q, 2], dice[q, 3], -1, 0, 0, t, vt, masks, others, r)
         if s >= 0:
             _cross(s, crossed, touch, col_n, colour_n, t)
             for j in range(t.ncols[s]):
@@ -446,7 +442,7 @@ def choose_values(crossed, jokers_left, c1, c2, n1, n2, r, t, vt):
     masks = _unit_masks(crossed, vt)
     others = np.zeros(masks.shape[0])
     return _best_move(crossed, touch, col_n, colour_n, jokers_left, c1, c2, -1, n1, n2, -1, 0, 0, t, vt, masks,
-                      others, r, _pairs())
+                      others, r)
 
 
 @njit()
