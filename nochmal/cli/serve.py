@@ -9,6 +9,10 @@ The machine itself needs no code unless ``--code-on-localhost`` is given.
 ``serve_app.py`` is ``app.py`` inside Streamlit's ``st.App`` with the security headers of
 :mod:`nochmal.ui.headers` (Content-Security-Policy, ``frame-ancestors 'none'``, ``X-Frame-Options``,
 ``Referrer-Policy: no-referrer``, ``X-Content-Type-Options``) on every HTTP response.
+
+Both files and the Streamlit config (``.streamlit/config.toml``) are found by
+:mod:`nochmal.engine.resources`: a clone's top level, or the installed package's tree; so the
+command works from any folder, in a clone or installed from the wheel (``pipx install``).
 """
 
 from __future__ import annotations
@@ -21,16 +25,21 @@ import socket
 import subprocess
 import sys
 
+from nochmal.engine import resources
 from nochmal.store.access import new_token
-from nochmal.engine.sheet import REPO_ROOT
 
 #: The environment variable that carries the owner code into the app.
 OWNER_CODE_ENV = "NOCHMAL_OWNER_CODE"
 #: ``trust`` (default): a browser on the machine itself needs no code; ``code``: it does too.
 OWNER_LOCAL_ENV = "NOCHMAL_OWNER_LOCAL"
-APP = REPO_ROOT / "app.py"
+#: The folder of the app's files (a clone's top level, or the installed package's tree).
+APP_ROOT = resources.root()
+APP = APP_ROOT / "app.py"
 #: What the server runs: ``app.py`` in an ``st.App`` that adds the security headers.
-SERVED_APP = REPO_ROOT / "serve_app.py"
+SERVED_APP = APP_ROOT / "serve_app.py"
+#: The Streamlit config (upload cap, theme, toolbar), read from the served script's folder
+#: (Streamlit's script-level config) and from the working folder (the command changes to APP_ROOT).
+CONFIG = APP_ROOT / ".streamlit" / "config.toml"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8501
 
@@ -119,11 +128,12 @@ def warm_in_background() -> None:
 
 
 def _cmd_serve(args) -> int:
-    for needed in (APP, SERVED_APP):
-        if not needed.is_file():
-            print(f"nochmal: error: {needed} is missing: serve runs the app from a clone of the project",
-                  file=sys.stderr)
-            return 1
+    absent = [p for p in (APP, SERVED_APP, CONFIG) if not p.is_file()]
+    if absent:
+        print(f"nochmal: error: the app's files are missing ({', '.join(p.name for p in absent)} in {APP_ROOT}): "
+              f"install the package again (a wheel or sdist carries them) or run from a clone of the project",
+              file=sys.stderr)
+        return 1
     problem = bind_problem(args.host, args.port)
     if problem:
         print(f"nochmal: error: {problem} (see nochmal serve --help)", file=sys.stderr)
@@ -136,8 +146,9 @@ def _cmd_serve(args) -> int:
         print(line)
     sys.stdout.flush()
     sys.stderr.flush()
-    os.chdir(REPO_ROOT)  # .streamlit/config.toml (upload cap, theme) is read from here
-    warm_in_background()
+    os.chdir(APP_ROOT)  # .streamlit/config.toml here is also the project config of older Streamlits
+    if not args.no_warm:
+        warm_in_background()
     command = streamlit_command(args.host, args.port)
     os.execve(command[0], command, env)
     return 0  # pragma: no cover - execve does not return
@@ -155,6 +166,9 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
     sp.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     sp.add_argument("--code-on-localhost", action="store_true",
                     help="ask for the owner code on this machine too (e.g. behind a reverse proxy here)")
+    sp.add_argument("--no-warm", action="store_true",
+                    help="do not compile the bots' kernels in the background at start (they compile when "
+                         "first used instead)")
     sp.set_defaults(func=_cmd_serve)
     return sp
 

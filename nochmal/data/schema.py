@@ -18,10 +18,10 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from nochmal.engine.coopdata import MissionFile, TableauSpec
-from nochmal.engine.sheet import REPO_ROOT, SheetSpec
+from nochmal.engine.sheet import SHIPPED_ROOT, SheetSpec
 from nochmal.engine.twentyone.sheets import SheetSpec as TwentyOneSheetSpec
 
-SCHEMAS_DIR = REPO_ROOT / "schemas"
+SCHEMAS_DIR = SHIPPED_ROOT / "schemas"
 
 #: file name in ``schemas/`` -> the pydantic model whose JSON Schema it holds
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {

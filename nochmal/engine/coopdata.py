@@ -17,7 +17,7 @@ from nochmal.engine import tomlin
 from nochmal.engine.errors import DataFileError, InvalidInputError
 from nochmal.engine.sheet import (
     MAX_TEXT_LENGTH,
-    REPO_ROOT,
+    SHIPPED_ROOT,
     Name,
     PlainText,
     StrictInt,
@@ -27,7 +27,7 @@ from nochmal.engine.sheet import (
     user_boards_dir,
 )
 
-MISSIONS_DIR = REPO_ROOT / "missions"
+MISSIONS_DIR = SHIPPED_ROOT / "missions"
 ValueProvenance = Literal["rulebook", "derived", "user"]
 N_TURNS = 27  # C-LEN
 CHECK_TURNS = (10, 19, 27)

@@ -43,11 +43,13 @@ from nochmal.engine.cells import (
     indices,
     neighbours,
 )
-from nochmal.engine import tomlin
+from nochmal.engine import resources, tomlin
 from nochmal.engine.errors import DataFileError, InvalidInputError
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-BOARDS_DIR = REPO_ROOT / "boards"
+#: The folder of the shipped files: a clone's top level, or the installed package's tree
+#: (:mod:`nochmal.engine.resources`).
+SHIPPED_ROOT = resources.root()
+BOARDS_DIR = SHIPPED_ROOT / "boards"
 Provenance = Literal["verified", "stand-in", "user"]
 MAX_COUNT = 5  # R-COUNT: never more than 5 cells in one move
 

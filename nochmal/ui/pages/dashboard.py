@@ -26,7 +26,7 @@ from nochmal.bots.registry import LIMIT_POLICIES, policy_name
 from nochmal.analytics.calibrate import best_bot, calibration_report, results_rules_versions, verdict_words, win_table
 from nochmal.engine.coopdata import get_tableau, tableau_to_toml
 from nochmal.engine.errors import NochmalError
-from nochmal.engine.sheet import REPO_ROOT, get_sheet, user_boards_dir
+from nochmal.engine.sheet import SHIPPED_ROOT, get_sheet, user_boards_dir
 from nochmal.analytics.sweep import SweepSpec, read_rows, run_sweep
 from nochmal.data.i18n import N_, _, ngettext, pgettext
 from nochmal.data.i18n import _ as tr  # tr(TABLE[key]): a text of a table, marked there with N_()
@@ -35,8 +35,8 @@ from nochmal.ui.explain import rule_why, strip_rule_ids
 from nochmal.ui.safe import code, md
 
 ss = st.session_state
-#: the calibration sweep the project ships in docs/ (CSV or Parquet), if any
-SHIPPED_SWEEP = next((p for p in (REPO_ROOT / "docs" / f"calibration-sweep.{ext}" for ext in ("csv", "parquet"))
+#: the calibration sweep the project ships in docs/ (CSV or Parquet; nochmal.engine.resources), if any
+SHIPPED_SWEEP = next((p for p in (SHIPPED_ROOT / "docs" / f"calibration-sweep.{ext}" for ext in ("csv", "parquet"))
                       if p.is_file()), None)
 SWEEP_POLICIES = ("greedy", "random", "planner")
 MAX_GAMES = 1000
