@@ -78,8 +78,10 @@ def installed():
         run([sys.executable, "-m", "venv", str(venv)], cwd=empty, env=env)
         python = venv / "bin" / "python"
         pip_cache = os.environ.get("PIP_CACHE_DIR") or str(Path.home() / ".cache" / "pip")  # the user's, kept
-        run([str(python), "-m", "pip", "install", "--disable-pip-version-check", str(wheel)], cwd=empty,
-            env={**env, "PIP_CACHE_DIR": pip_cache})
+        # --no-compile: no .pyc for every module of every dependency (time, and files to delete);
+        # what runs is compiled when imported, as usual
+        run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-compile", str(wheel)],
+            cwd=empty, env={**env, "PIP_CACHE_DIR": pip_cache})
         yield SimpleNamespace(work=work, wheel=wheel, sdist=sdist, venv=venv, python=python,
                               nochmal=venv / "bin" / "nochmal", empty=empty, env=env,
                               user_data=work / "data" / "nochmal")
