@@ -11,17 +11,17 @@ import os
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from nochmal.engine import tomlin
 from nochmal.engine.errors import DataFileError, InvalidInputError
+from nochmal.engine.contract import validated
 from nochmal.engine.sheet import (
     MAX_TEXT_LENGTH,
     SHIPPED_ROOT,
     Name,
     PlainText,
     StrictInt,
-    format_validation,
     read_data_file,
     toml_line,
     user_boards_dir,
@@ -142,10 +142,7 @@ def _read_toml(path: Path) -> dict:
 
 
 def tableau_from_data(data: dict, path: object = "<data>") -> TableauSpec:
-    try:
-        return TableauSpec.model_validate(data)
-    except ValidationError as err:
-        raise DataFileError(path, format_validation(err)) from None
+    return validated(TableauSpec, data, path)
 
 
 def load_tableau_file(path: str | os.PathLike) -> TableauSpec:
@@ -189,10 +186,7 @@ def tableau_to_toml(spec: TableauSpec) -> str:
 def load_missions(path: str | os.PathLike | None = None) -> dict[int, MissionSpec]:
     p = Path(path) if path else MISSIONS_DIR / "missions.toml"
     data = _read_toml(p)
-    try:
-        f = MissionFile.model_validate(data)
-    except ValidationError as err:
-        raise DataFileError(p, format_validation(err)) from None
+    f = validated(MissionFile, data, p)
     return {m.id: m for m in f.mission}
 
 

@@ -25,6 +25,7 @@ from nochmal.engine.version import RULES_VERSION, SUPPORTED_RULES_VERSIONS
 from nochmal.engine.cells import COLOURS, COLUMNS, N_COLS, indices, mask_of, names
 from nochmal.engine.decisions import SOLO_ENDS_ON_SECOND_COLOUR
 from nochmal.engine.dice import Roll, remove_faces
+from nochmal.engine.contract import check_saved, replay_actions
 from nochmal.engine.errors import IllegalMoveError, InvalidInputError, NochmalError
 from nochmal.engine.moves import PASS, Cross, MoveList, Pass, check_cross, legal_moves, parse_cross
 from nochmal.engine.sheet import Sheet, get_sheet
@@ -598,25 +599,13 @@ class State:
     def from_json(cls, game: Game, data: dict) -> "State":
         """Rebuild a state from :meth:`to_json` output by replaying its history (so a tampered
         file cannot produce a position the rules do not allow), then check it matches."""
-        st = replay(game, data.get("history", []))
-        mine = st.to_json()
-        for key in ("roll_index", "phase", "seats", "extra", "end_reason"):
-            if mine.get(key) != data.get(key):
-                raise InvalidInputError(f"saved state field {key!r} does not match its own history")
-        return st
+        return check_saved(replay(game, data.get("history", [])), data,
+                           ("roll_index", "phase", "seats", "extra", "end_reason"))
 
 
 def replay(game: Game, actions: list) -> State:
     """Apply JSON actions one by one from the start; raises naming the first bad action."""
-    st = game.new_state()
-    for i, a in enumerate(actions):
-        try:
-            st.apply(parse_action(a) if isinstance(a, dict) else a)
-        except IllegalMoveError as err:
-            raise IllegalMoveError(err.rule, f"action {i}: {err.reason}", err.position) from None
-        except InvalidInputError as err:
-            raise InvalidInputError(f"action {i}: {err.detail}", rule=err.rule) from None
-    return st
+    return replay_actions(game.new_state(), actions, parse_action)
 
 
 

@@ -24,7 +24,6 @@ from pydantic import (
     ConfigDict,
     Field,
     Strict,
-    ValidationError,
     field_validator,
     model_validator,
 )
@@ -44,6 +43,7 @@ from nochmal.engine.cells import (
     neighbours,
 )
 from nochmal.engine import resources, tomlin
+from nochmal.engine.contract import MAX_PROBLEMS, format_validation, validated  # noqa: F401 (also read from here)
 from nochmal.engine.errors import DataFileError, InvalidInputError
 
 #: The folder of the shipped files: a clone's top level, or the installed package's tree
@@ -339,32 +339,6 @@ class Sheet:
 
 
 # --------------------------------------------------------------------------- loading
-MAX_PROBLEMS = 20  # a file with more problems names the first 20 and counts the rest
-
-
-def _shown_input(value: object) -> str:
-    """A short, escaped rendering of a wrong scalar input (control characters escaped)."""
-    if isinstance(value, (str, int, float, bool)):
-        text = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else "a huge number"
-        return f" (got {text[:40]}{'...' if len(text) > 40 else ''})"
-    return f" (got a {type(value).__name__})" if isinstance(value, (list, dict, tuple)) else ""
-
-
-def format_validation(err: ValidationError) -> list[str]:
-    """The problems of a pydantic :class:`ValidationError` as readable lines, one per error:
-    ``field <dotted.path>: <message> (got <input>)`` (``(file)`` for the whole document), the
-    first :data:`MAX_PROBLEMS` of them followed by a count of the rest."""
-    out = []
-    errors = err.errors(include_url=False)
-    for e in errors[:MAX_PROBLEMS]:
-        loc = ".".join(str(p) for p in e["loc"]) or "(file)"
-        got = _shown_input(e.get("input")) if e["type"] not in ("value_error", "missing", "assertion_error") else ""
-        out.append(f"field {loc}: {e['msg']}{got}")
-    if len(errors) > MAX_PROBLEMS:
-        out.append(f"... and {len(errors) - MAX_PROBLEMS} more problems")
-    return out
-
-
 def parse_data_file(raw: bytes, where: object, *, limit: int = MAX_DATA_FILE_BYTES) -> dict:
     """The TOML document in ``raw`` (a sheet, tableau, mission or co-op set file), or a
     :class:`DataFileError` naming ``where``: more than ``limit`` bytes, not UTF-8, not TOML,
@@ -403,10 +377,7 @@ def spec_from_data(data: dict, *, path: object = "<data>", strict_invariants: bo
     """Validate a sheet given as a dict. Raises :class:`DataFileError` (naming ``path``, the
     field and the invariant) if the data are malformed, or if the invariants fail for a shipped
     sheet. For a user sheet broken invariants come back as warnings."""
-    try:
-        spec = SheetSpec.model_validate(data)
-    except ValidationError as err:
-        raise DataFileError(path, format_validation(err)) from None
+    spec = validated(SheetSpec, data, path)
     violations = check_invariants(spec)
     strict = spec.provenance != "user" if strict_invariants is None else strict_invariants
     if strict and violations:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from nochmal.engine.contract import check_saved, replay_actions
 from nochmal.engine.errors import IllegalMoveError, InvalidInputError, NochmalError
 import nochmal.engine.twentyone.decisions as D
 from nochmal.engine.twentyone.actions import AGAIN, KEEP, Action, Again, CrossOut, Enter, Keep, Lot, Roll, \
@@ -488,25 +489,13 @@ class TwentyOneState:
         rules do not allow), then check it matches what was saved."""
         if not isinstance(data, dict):
             raise InvalidInputError("a saved twenty one game must be an object")
-        st = replay(TwentyOneGame.from_config(data.get("game")), data.get("history", []))
-        mine = st.to_json()
-        for key in ("round", "phase", "active", "seats", "end_reason"):
-            if mine.get(key) != data.get(key):
-                raise InvalidInputError(f"saved state field {key!r} does not match its own history")
-        return st
+        return check_saved(replay(TwentyOneGame.from_config(data.get("game")), data.get("history", [])), data,
+                           ("round", "phase", "active", "seats", "end_reason"))
 
 
 def replay(game: TwentyOneGame, actions: list) -> TwentyOneState:
     """Apply actions (or their JSON forms) one by one from the start; raises naming the first bad one."""
-    st = game.new_state()
-    for i, a in enumerate(actions):
-        try:
-            st.apply(parse_action(a) if isinstance(a, dict) else a)
-        except IllegalMoveError as err:
-            raise IllegalMoveError(err.rule, f"action {i}: {err.reason}", err.position) from None
-        except InvalidInputError as err:
-            raise InvalidInputError(f"action {i}: {err.detail}", rule=err.rule) from None
-    return st
+    return replay_actions(game.new_state(), actions, parse_action)
 
 
 def play(state: TwentyOneState, policy, rng: random.Random, max_actions: int = 100_000) -> TwentyOneState:

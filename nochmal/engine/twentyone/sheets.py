@@ -22,11 +22,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from nochmal.engine.errors import DataFileError, InvalidInputError
-from nochmal.engine.sheet import BOARDS_DIR, Name, PlainText, format_validation, read_data_file, toml_line, \
-    toml_value
+from nochmal.engine.contract import validated
+from nochmal.engine.sheet import BOARDS_DIR, Name, PlainText, read_data_file, toml_line, toml_value
 from nochmal.engine import tomlin
 from nochmal.engine.twentyone.components import COLOUR_LETTERS, COLOURS, N_FIELDS, N_ROWS, ROW_1_VALUES
 
@@ -131,10 +131,7 @@ class TwentyOneSheet:
 def spec_from_data(data: object, *, path: object = "<data>") -> SheetSpec:
     """A sheet from its TOML document, or a :class:`DataFileError` naming ``path`` and every
     field that is wrong (malformed first; then the invariants)."""
-    try:
-        spec = SheetSpec.model_validate(data)
-    except ValidationError as err:
-        raise DataFileError(path, format_validation(err)) from None
+    spec = validated(SheetSpec, data, path)
     problems = check_invariants(spec)
     if problems:
         raise DataFileError(path, problems)
