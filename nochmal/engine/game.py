@@ -209,6 +209,8 @@ def action_to_json(action) -> dict:
 class Game:
     """Rules of one variant (class flags + hooks) and the seats' sheets."""
 
+    #: which game of this project it is (a stored game records it; *twenty one* is the other)
+    game_name: ClassVar[str] = "nochmal"
     mode: ClassVar[str] = "base"
     #: what players call this variant (the app's words)
     title: ClassVar[str] = "base game"

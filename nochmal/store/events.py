@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
-from typing import Annotated, Literal, Union
+from dataclasses import dataclass
+from typing import Annotated, Callable, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from nochmal.engine.version import RULES_VERSION
 from nochmal.engine.dice import Roll
 from nochmal.engine.errors import IllegalMoveError, InvalidInputError, NochmalError
-from nochmal.engine.game import Game, State, action_to_json, parse_action
+from nochmal.engine.game import State, action_to_json, parse_action
 from nochmal.engine.moves import Cross, Pass
 from nochmal.engine.sheet import plain_text
 
@@ -115,45 +116,47 @@ Event = Annotated[Union[RollEvent, CrossEvent, PassEvent, StrikeJokersEvent, Rem
 EVENT_ADAPTER = TypeAdapter(Event)
 
 
+def pydantic_parser(adapter: TypeAdapter) -> Callable[[object, int | None], _Event]:
+    """A codec's ``parse`` for a discriminated union of events: the error names the event and the
+    field (``event 3: field seat: ...``)."""
+    def parse(data: object, index: int | None = None) -> _Event:
+        try:
+            return adapter.validate_python(data)
+        except ValidationError as err:
+            where = f"event {index}" if index is not None else "event"
+            first = err.errors()[0]
+            path = first["loc"]
+            if len(path) > 1 and isinstance(data, dict) and path[0] == data.get("type"):
+                path = path[1:]  # the union's tag: "field by", not "field pass.by"
+            loc = ".".join(str(p) for p in path)
+            msg = first["msg"].removeprefix("Value error, ")
+            raise InvalidInputError(f"{where}: field {loc or '(event)'}: {msg}") from None
+
+    return parse
+
+
+_PARSE_NOCHMAL = pydantic_parser(EVENT_ADAPTER)
+
+
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def parse_event(data: object, index: int | None = None) -> _Event:
-    """Validate one stored/imported event dict; the error names the event."""
-    try:
-        return EVENT_ADAPTER.validate_python(data)
-    except ValidationError as err:
-        where = f"event {index}" if index is not None else "event"
-        first = err.errors()[0]
-        path = first["loc"]
-        if len(path) > 1 and isinstance(data, dict) and path[0] == data.get("type"):
-            path = path[1:]  # the union's tag: "field by", not "field pass.by"
-        loc = ".".join(str(p) for p in path)
-        msg = first["msg"].removeprefix("Value error, ")
-        raise InvalidInputError(f"{where}: field {loc or '(event)'}: {msg}") from None
+    """Validate one stored/imported event dict of *Noch mal!*; the error names the event."""
+    return _PARSE_NOCHMAL(data, index)
 
 
 def parse_recorded_event(data: object, index: int | None = None) -> _Event:
-    """An event of an imported game: :func:`parse_event`, and its ``at`` as the app records it
-    (:func:`recorded_at`; a stored event is read without that check, so older games open)."""
-    ev = parse_event(data, index)
-    try:
-        recorded_at(ev.at)
-    except ValueError as err:
-        where = f"event {index}" if index is not None else "event"
-        raise InvalidInputError(f"{where}: field at: {err}") from None
-    return ev
+    """An event of an imported *Noch mal!* game (:meth:`EventCodec.parse_recorded`)."""
+    return NOCHMAL_EVENTS.parse_recorded(data, index)
 
 
 def as_recorded(ev: _Event) -> _Event:
     """``ev`` with its decision written as the engine writes it (dice faces, colours and cells by
     their own names, e.g. "red" for " RED"): what pages show of an imported event is what the
     app would have recorded. The event must replay (its action parses)."""
-    action = action_of(ev)
-    if action is None:
-        return ev
-    return parse_event({**ev.model_dump(mode="json"), **action_to_json(action)})
+    return NOCHMAL_EVENTS.as_recorded(ev)
 
 
 def action_of(ev: _Event):
@@ -195,18 +198,55 @@ def describe(ev: _Event, names: list[str] | None = None) -> str:
     return repr(ev)
 
 
-class Fold:
-    """The state a list of events leads to, and the effective (not undone) decisions."""
+@dataclass(frozen=True)
+class EventCodec:
+    """How one game's decisions are written as events and read back: every game of the registry
+    (:mod:`nochmal.store.games`) has one; the fold, the session and an import only go through it."""
 
-    def __init__(self, game: Game) -> None:
+    #: a stored or imported event dict -> the event (InvalidInputError naming the event and field)
+    parse: Callable[[object, int | None], _Event]
+    #: the game action an event stands for (None for an undo)
+    action_of: Callable[[_Event], object]
+    #: ``event_for(action, seq, seat, by=, source=, rules_version=)``: the event recording an action
+    event_for: Callable[..., _Event]
+    #: one line for a history (``describe(event, seat names)``)
+    describe: Callable[[_Event, list[str] | None], str]
+    #: an action's JSON form (the fields of its event)
+    action_json: Callable[[object], dict]
+
+    def parse_recorded(self, data: object, index: int | None = None) -> _Event:
+        """An event of an imported game: :attr:`parse`, and its ``at`` as the app records it
+        (:func:`recorded_at`; a stored event is read without that check, so older games open)."""
+        ev = self.parse(data, index)
+        try:
+            recorded_at(ev.at)
+        except ValueError as err:
+            where = f"event {index}" if index is not None else "event"
+            raise InvalidInputError(f"{where}: field at: {err}") from None
+        return ev
+
+    def as_recorded(self, ev: _Event) -> _Event:
+        """``ev`` with its decision written as the engine writes it (:func:`as_recorded`)."""
+        action = self.action_of(ev)
+        if action is None:
+            return ev
+        return self.parse({**ev.model_dump(mode="json"), **self.action_json(action)}, None)
+
+
+class Fold:
+    """The state a list of events leads to, and the effective (not undone) decisions. The
+    game's :class:`EventCodec` reads the events (default: *Noch mal!*'s)."""
+
+    def __init__(self, game, codec: "EventCodec | None" = None) -> None:
         self.game = game
+        self.codec = codec or NOCHMAL_EVENTS
         self.state = game.new_state()
         self.effective: list[tuple[int, object, int | None]] = []  # (seq, action, seat)
         self.events: list[_Event] = []
 
     def copy(self) -> "Fold":
         f = Fold.__new__(Fold)
-        f.game, f.state = self.game, self.state.clone()
+        f.game, f.codec, f.state = self.game, self.codec, self.state.clone()
         f.effective, f.events = list(self.effective), list(self.events)
         return f
 
@@ -232,7 +272,7 @@ class Fold:
             seat = getattr(ev, "seat", None)
             st = self.state.clone()
             try:
-                action = action_of(ev)
+                action = self.codec.action_of(ev)
                 st.apply(action, seat)
             except IllegalMoveError as err:
                 raise IllegalMoveError(err.rule, f"event {i} ({ev.type}): {err.reason}", err.position) from None
@@ -243,13 +283,18 @@ class Fold:
         self.events.append(ev)
 
 
-def fold(game: Game, events: list) -> Fold:
-    f = Fold(game)
+def fold(game, events: list, codec: EventCodec | None = None) -> Fold:
+    f = Fold(game, codec)
     for i, data in enumerate(events):
-        f.apply(data if isinstance(data, _Event) else parse_event(data, i), i)
+        f.apply(data if isinstance(data, _Event) else f.codec.parse(data, i), i)
     return f
 
 
-__all__ = ["Event", "RollEvent", "CrossEvent", "PassEvent", "StrikeJokersEvent", "RemoveDieEvent", "UndoEvent",
+#: *Noch mal!*'s events (base, solo, co-op)
+NOCHMAL_EVENTS = EventCodec(parse=parse_event, action_of=action_of, event_for=event_for, describe=describe,
+                            action_json=action_to_json)
+
+
+__all__ = ["EventCodec", "NOCHMAL_EVENTS", "pydantic_parser", "Event", "RollEvent", "CrossEvent", "PassEvent", "StrikeJokersEvent", "RemoveDieEvent", "UndoEvent",
            "parse_event", "parse_recorded_event", "as_recorded", "recorded_at", "event_for", "fold", "Fold",
            "describe", "State"]

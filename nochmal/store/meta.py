@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, Strict, TypeAdapter,
-                      ValidationError, ValidationInfo, field_validator, model_validator)
+                      ValidationError, ValidationInfo, create_model, field_validator, model_validator)
 
 from nochmal.bots.registry import POLICY_NAMES
 from nochmal.engine.errors import InvalidInputError, NochmalError
@@ -40,7 +40,6 @@ Title = Annotated[str, Strict(), Field(min_length=1, max_length=TITLE_MAX), Afte
 #: When a game was created: as the app records moments (with a time zone, a year it can show).
 Timestamp = Annotated[str, Strict(), Field(max_length=40), AfterValidator(_timestamp), AfterValidator(recorded_at)]
 SheetId = Annotated[str, Strict(), Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
-PolicyName = Literal[POLICY_NAMES]
 TITLE_ADAPTER = TypeAdapter(Title)
 
 
@@ -73,16 +72,23 @@ class GameConfig(BaseModel):
         return self._game
 
 
-class GameMeta(BaseModel):
+class _GameMeta(BaseModel):
     """What a game is, as the app and the CLI create it and as an imported file may bring it:
     one model for both, so nothing a file brings can break a page that a new game would not.
-    Codes and claims are not part of it (:data:`~nochmal.store.claims.CODE_FIELDS`: new for every game)."""
+    Codes and claims are not part of it (:data:`~nochmal.store.claims.CODE_FIELDS`: new for every game).
+    Each game of the registry (:mod:`nochmal.store.games`) has its own model (:func:`meta_model`):
+    its config and its bots differ, the rest is this."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    config: GameConfig
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    #: the game's name as a stored meta records it (set by :func:`meta_model`)
+    stored_as: ClassVar[str] = ""
+    config: Any
+    #: which game of the registry it is (stored as ``game``; a game stored before the registry
+    #: has none and is *Noch mal!*)
+    game_name: str | None = Field(default=None, alias="game")
     kind: Literal["companion", "digital"]
     seat_names: Annotated[tuple[SeatName, ...], Field(min_length=1, max_length=6)]
-    bots: Annotated[tuple[PolicyName | None, ...], Field(min_length=1, max_length=6)]
+    bots: Annotated[tuple[str | None, ...], Field(min_length=1, max_length=6)]
     seed: Annotated[StrictInt, Field(ge=0, le=SEED_MAX)] | None = None
     rules_version: StrictInt | None = None
     created: Timestamp | None = None
@@ -115,10 +121,30 @@ class GameMeta(BaseModel):
         return self.config.game
 
     def stored(self) -> dict:
-        """The meta as the store keeps it (the engine's own config), without codes."""
-        return {"config": self.game.config(), "kind": self.kind, "seat_names": list(self.seat_names),
-                "seed": self.seed, "bots": list(self.bots), "rules_version": self.game.rules_version,
-                "created": self.created or now()}
+        """The meta as the store keeps it (the engine's own config, which game it is), without codes."""
+        return {"game": self.stored_as, "config": self.game.config(), "kind": self.kind,
+                "seat_names": list(self.seat_names), "seed": self.seed, "bots": list(self.bots),
+                "rules_version": self.game.rules_version, "created": self.created or now()}
+
+
+def meta_model(name: str, config: type[BaseModel], game_name: str, policies: tuple[str, ...], *,
+               stored_before: bool = False) -> type[_GameMeta]:
+    """The meta model of one game: its ``config`` model, its name (``stored_before``: a meta
+    without one is this game's, as every game stored before there were two) and the bots its
+    seats may be played by."""
+    name_type = Literal[game_name] | None if stored_before else Literal[game_name]
+    default = None if stored_before else ...
+    model = create_model(
+        name, __base__=_GameMeta, __module__=__name__,
+        config=(config, ...),
+        game_name=(name_type, Field(default=default, alias="game")),
+        bots=(Annotated[tuple[Literal[policies] | None, ...], Field(min_length=1, max_length=6)], ...))
+    model.stored_as = game_name
+    return model
+
+
+#: *Noch mal!*'s meta (base, solo, co-op)
+GameMeta = meta_model("GameMeta", GameConfig, Game.game_name, POLICY_NAMES, stored_before=True)
 
 
 def _loc_text(prefix: str, loc: tuple) -> str:
@@ -137,10 +163,11 @@ def validation_message(err: ValidationError, prefix: str = "") -> str:
     return f"field {_loc_text(prefix, first['loc'])}: {msg}{more}"
 
 
-def validate_meta(data: Any, where: str = "", prefix: str = "") -> GameMeta:
-    """``data`` as a :class:`GameMeta`, else InvalidInputError naming ``where`` and the field."""
+def validate_meta(data: Any, where: str = "", prefix: str = "", model: type[_GameMeta] | None = None) -> _GameMeta:
+    """``data`` as a ``model`` (default :class:`GameMeta`, *Noch mal!*'s), else InvalidInputError
+    naming ``where`` and the field."""
     try:
-        return GameMeta.model_validate(data)
+        return (model or GameMeta).model_validate(data)
     except ValidationError as err:
         raise InvalidInputError(f"{where}: " * bool(where) + validation_message(err, prefix)) from None
     except RecursionError:

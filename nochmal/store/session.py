@@ -11,14 +11,11 @@ claims (:mod:`~nochmal.store.claims`), the errors of a code or a claim
 from __future__ import annotations
 
 import hmac
-import random
 import secrets
 import time
 from dataclasses import dataclass
 
-from nochmal.engine.dice import Roll
 from nochmal.engine.errors import InvalidInputError, NochmalError
-from nochmal.engine.game import Game, game_from_config
 from nochmal.store.access import (SHORT_CODE_LENGTH, Throttle, match_code, new_short_code, new_token,
                                   normalize_short_code)
 from nochmal.store.claims import (CODE_FIELDS, MAX_CODE_LENGTH, REVOKED_JOIN, _claimed_meta, _code_digest,
@@ -27,18 +24,13 @@ from nochmal.store.claims import (CODE_FIELDS, MAX_CODE_LENGTH, REVOKED_JOIN, _c
 from nochmal.store.db import GameStore, StoreError
 from nochmal.store.errors import (ConsentNeededError, GameOverError, NoGameError, RequestPendingError,
                                   SeatTakenError, TooManyGuessesError)
-from nochmal.store.events import UndoEvent, event_for, fold, now
+from nochmal.store.events import UndoEvent, fold, now
+from nochmal.store.games import digital_roll, kind_of_game, kind_of_meta  # noqa: F401 (digital_roll: read from here too)
 from nochmal.store.meta import validate_meta, validate_title
 
 EXPORT_FORMAT = "nochmal-game"
 EXPORT_VERSION = 1
 EXPORT_FIELDS = ("format", "version", "rules_version", "title", "meta", "events")
-
-
-def digital_roll(seed: int, roll_index: int, n_colour: int, n_number: int) -> Roll:
-    """The digital dice of roll ``roll_index`` in a game with ``seed``: the same roll every time
-    (a game can be replayed; undoing a roll and rolling again gives the same faces)."""
-    return Roll.sample(random.Random(f"nochmal-dice-{seed}-{roll_index}"), n_colour, n_number)
 
 
 class GameSession:
@@ -49,13 +41,16 @@ class GameSession:
 
     # ---- creation / loading ------------------------------------------------
     @classmethod
-    def create(cls, store: GameStore, game: Game, *, title: str = "", seat_names: list[str] | None = None,
+    def create(cls, store: GameStore, game, *, title: str = "", seat_names: list[str] | None = None,
                kind: str = "companion", seed: int | None = None, bots: list[str | None] | None = None,
                events: list[dict] | tuple[dict, ...] = ()) -> "GameSession":
-        """A new game in ``store``. ``events`` (dicts of events 0, 1, ..., e.g. a whole game played
-        by ``nochmal play --save``) are written in the same transaction as the game."""
+        """A new game in ``store`` (any game of the registry, :mod:`nochmal.store.games`).
+        ``events`` (dicts of events 0, 1, ..., e.g. a whole game played by ``nochmal play --save``)
+        are written in the same transaction as the game."""
         n = game.n_seats
+        which = kind_of_game(game)
         meta = validate_meta({
+            "game": which.name,
             "config": game.config(),
             "kind": kind,
             "seat_names": list(seat_names or [f"Player {i + 1}" for i in range(n)]),
@@ -63,8 +58,8 @@ class GameSession:
             "bots": list(bots or [None] * n),
             "rules_version": game.rules_version,
             "created": now(),
-        })
-        title = validate_title(title or f"{game.mode} game")
+        }, model=which.meta)
+        title = validate_title(title or which.default_title(game))
         gid = store.create_game(meta.stored() | new_codes(), title=title, events=events)
         return cls(store, gid)
 
@@ -77,8 +72,9 @@ class GameSession:
         info = self.store.get(self.game_id)
         self.meta = info.meta
         self.title = info.title
-        self.game = game_from_config(self.meta["config"])
-        self._fold = fold(self.game, self.store.events(self.game_id))
+        self.kind = kind_of_meta(self.meta)
+        self.game = self.kind.from_config(self.meta["config"])
+        self._fold = fold(self.game, self.store.events(self.game_id), self.kind.events)
 
     def _tokens(self) -> dict[str, object]:
         m = self.meta
@@ -360,10 +356,11 @@ class GameSession:
         """Check ``action`` (for ``seat``) on a copy, then persist and apply it. Raises the
         engine's error (naming the rule) and changes nothing if it is illegal; raises
         :class:`ConflictError` if another writer got there first."""
-        if seat is None and not isinstance(action, Roll):
+        if seat is None and not self.state.is_chance_node():
             cp = self.state.current_player()
             seat = cp if cp >= 0 else None
-        ev = event_for(action, self.n_events, seat, by=by, source=source, rules_version=self.game.rules_version)
+        ev = self.kind.events.event_for(action, self.n_events, seat, by=by, source=source,
+                                        rules_version=self.game.rules_version)
         trial = self._fold.copy()
         trial.apply(ev)
         self.store.append(self.game_id, ev.seq, ev.model_dump(mode="json"))
@@ -371,9 +368,8 @@ class GameSession:
         return ev
 
     def roll_digital(self, by: str = "dice"):
-        nc, nn = self.game.dice_in_play(self.state)
-        seed = self.meta.get("seed") or 0
-        return self.record(digital_roll(seed, self.state.roll_index, nc, nn), by=by, source="sampled")
+        """The digital dice (or the lot) due now, the same for the same seed and position."""
+        return self.record(self.kind.digital_chance(self.state, self.meta.get("seed") or 0), by=by, source="sampled")
 
     def undo(self, by: str = ""):
         if not self._fold.effective:

@@ -11,10 +11,10 @@ from typing import Any
 
 from nochmal.engine import jsonin
 from nochmal.engine.errors import InvalidInputError, NochmalError
-from nochmal.engine.version import RULES_VERSION, SUPPORTED_RULES_VERSIONS
 from nochmal.store.claims import CODE_FIELDS, new_codes
 from nochmal.store.db import GameStore
-from nochmal.store.events import Fold, as_recorded, parse_recorded_event
+from nochmal.store.events import Fold
+from nochmal.store.games import kind_of_meta
 from nochmal.store.meta import _loc_text, validate_meta, validate_title
 from nochmal.store.session import EXPORT_FIELDS, EXPORT_FORMAT, EXPORT_VERSION, GameSession
 
@@ -69,27 +69,31 @@ def import_game(store: GameStore, data: Any, *, source: str = "<import>") -> Gam
     meta = data.get("meta")
     if not isinstance(meta, dict) or not isinstance(meta.get("config"), dict):
         raise InvalidInputError(f"{source}: field meta.config is missing")
-    version = meta["config"].get("rules_version", RULES_VERSION)
+    try:
+        which = kind_of_meta(meta)  # which game: an export made before there were two is Noch mal!
+    except InvalidInputError as err:
+        raise InvalidInputError(f"{source}: field meta.game: {err}") from None
+    version = meta["config"].get("rules_version", which.rules_version)
     for where, holder in (("rules_version", data), ("meta.rules_version", meta), ("meta.config.rules_version", meta["config"])):
         if holder.get("rules_version", version) != version or type(version) is not int \
-                or version not in SUPPORTED_RULES_VERSIONS:
+                or version not in which.rules_versions:
             raise InvalidInputError(f"{source}: field {where} is {holder.get('rules_version')!r}; this program "
-                                    f"replays rules versions {', '.join(map(str, SUPPORTED_RULES_VERSIONS))} and "
+                                    f"replays rules versions {', '.join(map(str, which.rules_versions))} and "
                                     f"the file's rules_version fields must agree")
     unknown = sorted(str(k)[:40] for k in data if k not in EXPORT_FIELDS)
     if unknown:
         raise InvalidInputError(f"{source}: field {unknown[0]}: not a field of a game export "
                                 f"({', '.join(EXPORT_FIELDS)})")
     # the game as the app would create it; codes and claims of the file are dropped
-    valid = validate_meta({k: v for k, v in meta.items() if k not in CODE_FIELDS}, source, "meta")
+    valid = validate_meta({k: v for k, v in meta.items() if k not in CODE_FIELDS}, source, "meta", model=which.meta)
     title = DEFAULT_IMPORT_TITLE if data.get("title") in (None, "") else validate_title(data["title"], source)
     events = data.get("events")
     if not isinstance(events, list):
         raise InvalidInputError(f"{source}: field events must be a list")
-    replay = Fold(valid.game)
+    replay = Fold(valid.game, which.events)
     for i, item in enumerate(events):
         try:
-            replay.apply(parse_recorded_event(item, i), i)
+            replay.apply(which.events.parse_recorded(item, i), i)
         except NochmalError as err:
             raise InvalidInputError(f"{source}: field events[{i}]: {err}") from None
         except (ValueError, TypeError, KeyError, RecursionError) as err:  # belt and braces: never a traceback
@@ -97,7 +101,7 @@ def import_game(store: GameStore, data: Any, *, source: str = "<import>") -> Gam
     # one transaction: the game and all its events, or nothing
     # each decision as the app records it (dice, colours and cells by the engine's names)
     gid = store.create_game(valid.stored() | new_codes(), title=title,
-                            events=[as_recorded(e).model_dump(mode="json") for e in replay.events])
+                            events=[which.events.as_recorded(e).model_dump(mode="json") for e in replay.events])
     return GameSession(store, gid)
 
 

@@ -154,6 +154,8 @@ class TwentyOneGame:
     """1-6 seats (T-PRACTICE, T-START), each with a different sheet (T-SHEET), and the rules version."""
 
     name = "twentyone"
+    #: which game of this project it is (as :attr:`nochmal.engine.game.Game.game_name`)
+    game_name = name
     title = "twenty one"
     min_seats = D.MIN_PLAYERS
     max_seats = D.MAX_PLAYERS
