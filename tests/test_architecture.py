@@ -196,7 +196,7 @@ def _names_a_mode(node: ast.AST) -> bool:
     return False
 
 
-def mode_table_uses(tree: ast.AST, names: set[str]) -> list[tuple[int, str]]:
+def mode_table_uses(tree: ast.AST, names: set[str], names_a_key=None, what: str = "mode") -> list[tuple[int, str]]:
     """Where code outside the registry branches on a mode's name or keeps a table of its own:
 
     1. a comparison with a mode-name literal (``== "coop"``, ``!= "solo"``, ``in ("base", "solo")``);
@@ -204,6 +204,8 @@ def mode_table_uses(tree: ast.AST, names: set[str]) -> list[tuple[int, str]]:
        missing from the table passes silently;
     3. a look-up in a dict literal keyed by mode names (``{"base": 2, "coop": 3}[args.mode]``,
        ``{...}.get(x)``)."""
+    names_a_key = names_a_key or _names_a_mode
+
     def literal(node) -> bool:
         return isinstance(node, ast.Constant) and node.value in names
 
@@ -216,15 +218,17 @@ def mode_table_uses(tree: ast.AST, names: set[str]) -> list[tuple[int, str]]:
             for side in [node.left, *node.comparators]:
                 items = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
                 if any(literal(x) for x in items):
-                    found.append((node.lineno, "compares a mode name"))
+                    found.append((node.lineno, f"compares a {what} name"))
                     break
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
-            if node.args and _names_a_mode(node.args[0]):
-                found.append((node.lineno, ".get(<mode>, ...) in a table of its own"))
+            if node.args and names_a_key(node.args[0]):
+                found.append((node.lineno, f".get(<{what}>, ...) in a table of its own"))
             elif mode_keyed(node.func.value):
-                found.append((node.lineno, "a look-up in a dict literal keyed by mode names"))
+                found.append((node.lineno, f"a look-up in a dict literal keyed by {what} names"))
         elif isinstance(node, ast.Subscript) and mode_keyed(node.value):
-            found.append((node.lineno, "a look-up in a dict literal keyed by mode names"))
+            found.append((node.lineno, f"a look-up in a dict literal keyed by {what} names"))
+        elif what != "mode" and isinstance(node, ast.Dict) and mode_keyed(node):
+            found.append((node.lineno, f"a dict literal keyed by {what} names"))
     return found
 
 
@@ -259,3 +263,68 @@ def test_every_variant_has_its_entry_in_the_registry():
     for name, m in MODES.items():
         assert m.rules.mode == name and m.min_seats <= m.default_players <= m.max_seats
         assert m.word and m.title and m.choice
+
+
+# --------------------------------------------------------------------------- one registry of games
+#: the one module that may name games in a table (nochmal/store/games.py)
+GAME_REGISTRY = "nochmal.store.games"
+#: each game's own package: Noch mal!'s engine (the whole engine wing, whose twenty one package is
+#: the other game's), and what the store keeps of twenty one
+GAME_PACKAGES = ("nochmal.engine", "nochmal.store.twentyone")
+
+
+def _game_names() -> set[str]:
+    from nochmal.store.games import GAMES
+
+    return set(GAMES)
+
+
+def _names_a_game(node: ast.AST) -> bool:
+    """An expression that holds a game's name: ``game``, ``args.game``, ``meta["game"]``,
+    ``game_name`` (a name, an attribute or a string key ending in "game" or "game_name")."""
+    ends = ("game", "game_name")
+    if isinstance(node, ast.Name):
+        return node.id.lower().endswith(ends)
+    if isinstance(node, ast.Attribute):
+        return node.attr.lower().endswith(ends)
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        return isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lower().endswith(ends)
+    return False
+
+
+def game_table_uses(source: str) -> list[tuple[int, str]]:
+    return mode_table_uses(ast.parse(source), _game_names(), _names_a_game, "game")
+
+
+def test_the_game_rule_catches_what_it_names():
+    bad = ['x = args.game == "twentyone"', 'y = meta.get("game") != "nochmal"', 'z = g in ("nochmal", "twentyone")',
+           'PLAYERS.get(args.game, 2)', 'WORDS.get(meta["game"])', 'd = {"twentyone": 1, "nochmal": 2}[name]',
+           'BOTS = {"twentyone": ("greedy",)}', 'e = {"nochmal": "Noch mal!"}.get(n, "")']
+    good = ['game_kind(args.game).policy("greedy")', 'kind_of_meta(meta).events', 'x = kind == "digital"',
+            'GAMES[args.game]', 'f"nochmal-dice-{seed}"', 'T.get(kind, 1)']
+    assert all(game_table_uses(src) for src in bad), [src for src in bad if not game_table_uses(src)]
+    assert not any(game_table_uses(src) for src in good), [src for src in good if game_table_uses(src)]
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != GAME_REGISTRY and not m.startswith(GAME_PACKAGES)))
+def test_no_game_tables_outside_the_registry(module):
+    """Games are named, worded and told apart in one registry (nochmal/store/games.py): no other
+    module outside a game's own package compares a game's name (``"twentyone"``, ``"nochmal"``),
+    keys a table by it or looks one up by it (issue 44, item 2)."""
+    found = game_table_uses(MODULES[module].read_text(encoding="utf-8"))
+    assert not found, f"{module} " + "; ".join(f"line {n}: {what}" for n, what in found) + \
+        " (ask the registry of games, nochmal.store.games, instead)"
+
+
+def test_every_game_has_its_entry_in_the_registry():
+    from nochmal.engine.game import Game
+    from nochmal.engine.twentyone import TwentyOneGame
+    from nochmal.store.games import GAMES, kind_of_game
+
+    assert {Game.game_name, TwentyOneGame.game_name} == set(GAMES)
+    for name, kind in GAMES.items():
+        assert kind.name == name and kind.word and kind.min_seats <= kind.default_players <= kind.max_seats
+        assert kind.meta.stored_as == name and set(kind.policy_names) <= set(kind.all_policy_names())
+        game = kind.new_game(None)
+        assert kind_of_game(game) is kind and kind.from_config(game.config()).config() == game.config()
