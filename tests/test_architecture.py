@@ -325,6 +325,6 @@ def test_every_game_has_its_entry_in_the_registry():
     assert {Game.game_name, TwentyOneGame.game_name} == set(GAMES)
     for name, kind in GAMES.items():
         assert kind.name == name and kind.word and kind.min_seats <= kind.default_players <= kind.max_seats
-        assert kind.meta.stored_as == name and set(kind.policy_names) <= set(kind.all_policy_names())
+        assert kind.meta.stored_as == name and set(kind.policy_names) <= set(kind.all_policy_names)
         game = kind.new_game(None)
         assert kind_of_game(game) is kind and kind.from_config(game.config()).config() == game.config()

@@ -78,6 +78,17 @@ def sheet_list(text: str) -> list[str]:
     return ids
 
 
+def id_list(name: str):
+    """Comma-separated ids (sheets of whichever game is chosen: the command's check reads them)."""
+    def parse(text: str) -> list[str]:
+        ids = [s.strip() for s in text.split(",") if s.strip()]
+        if not ids:
+            raise argparse.ArgumentTypeError(f"{name} must name at least one sheet id (comma-separated)")
+        return ids
+
+    return parse
+
+
 def _checked(name: str, check):
     """An argparse type that keeps the text if ``check(text)`` raises no NochmalError."""
     def parse(text: str) -> str:

@@ -36,6 +36,17 @@ def _check_games(args) -> None:
         raise UsageError(f"--db {args.db}: no game store there (nothing to {args.action})")
 
 
+def _which(meta: dict) -> str | None:
+    """The game a stored game is (None for a meta naming no game this program knows)."""
+    from nochmal.engine.errors import NochmalError
+    from nochmal.store.games import kind_of_meta
+
+    try:
+        return kind_of_meta(meta).name
+    except NochmalError:
+        return None
+
+
 def _cmd_games(args) -> int:
     from nochmal.store.transfer import read_export_file
 
@@ -46,7 +57,6 @@ def _cmd_games(args) -> int:
 
 
 def _games(args, store, data) -> int:
-    from nochmal.store.events import describe
     from nochmal.store.session import GameSession
     from nochmal.store.transfer import import_game
 
@@ -63,14 +73,15 @@ def _games(args, store, data) -> int:
         config = (lambda g: g.meta["config"] if isinstance(g.meta.get("config"), dict) else {})
         if args.json:
             print(json.dumps([{"game_id": g.game_id, "title": g.title, "updated_at": g.updated_at,
-                               "events": g.n_events, "mode": config(g).get("mode")} for g in games]))
+                               "events": g.n_events, "game": _which(g.meta), "mode": config(g).get("mode")}
+                              for g in games]))
             return 0
         if not games:
             say(f"no saved games in {store.path}")
         for g in games:
             cfg = config(g)
             sheets = cfg.get("sheets", [])
-            say(f"{g.game_id}  {g.updated_at}  {str(cfg.get('mode', '?')):5}  "
+            say(f"{g.game_id}  {g.updated_at}  {str(_which(g.meta) or '?'):9}  {str(cfg.get('mode', '-')):5}  "
                 f"{len(sheets) if isinstance(sheets, list) else '?'} seats  {g.n_events:4} events  {g.title}")
         return 0
     if args.action == "delete":
@@ -93,9 +104,10 @@ def _games(args, store, data) -> int:
         print(json.dumps({"game_id": ses.game_id, "title": ses.title, "meta": ses.meta, "state": st.to_json(),
                           "outcome": st.outcome().to_json() if st.is_terminal() else None}))
         return 0
-    say(f"{ses.game_id}: {ses.title} ({st.game.mode}, {st.game.n_seats} seats), {ses.n_events} events")
+    which = ses.kind.name + "".join(f" {m}" for m in [getattr(st.game, "mode", None)] if m)
+    say(f"{ses.game_id}: {ses.title} ({which}, {st.game.n_seats} seats), {ses.n_events} events")
     for ev in ses.events:
-        say(f"  {ev.seq:4}  {describe(ev, ses.seat_names)}")
+        say(f"  {ev.seq:4}  {ses.kind.events.describe(ev, ses.seat_names)}")
     say("  " + (st.outcome().reason if st.is_terminal() else f"now: {st.summary()}"))
     return 0
 

@@ -22,7 +22,11 @@ from nochmal.data.i18n import N_
 from nochmal.data.modes import MODES, Mode
 from nochmal.engine.dice import Roll
 from nochmal.engine.errors import InvalidInputError
+from nochmal.bots.registry import ANALYTICS_POLICY_NAMES as NOCHMAL_ANALYTICS_POLICY_NAMES
+from nochmal.bots.registry import POLICY_NAMES as NOCHMAL_POLICY_NAMES
 from nochmal.engine.game import Game, game_from_config
+from nochmal.engine.game import play as play_nochmal
+from nochmal.engine.twentyone.game import play as play_twentyone
 from nochmal.engine.game import parse_action as parse_nochmal_action
 from nochmal.engine.twentyone.actions import parse_action as parse_twentyone_action
 from nochmal.engine.twentyone.game import TwentyOneGame
@@ -62,27 +66,33 @@ class GameKind:
     events: EventCodec
     #: its meta model (:func:`nochmal.store.meta.meta_model`)
     meta: type[_GameMeta]
-    #: the bots a seat may be played by, by name (their policies: :meth:`policy`)
+    #: the bots a seat may be played by, by name
     policy_names: tuple[str, ...]
-    _policies: Callable[[], dict[str, Callable]]
+    #: and every policy by name (the analytics' limits too): ``policy(state, rng)`` for the
+    #: player to move; an unknown name raises InvalidInputError naming the choices
+    get_policy: Callable[[str], Callable]
+    all_policy_names: tuple[str, ...]
+    #: ``play(state, policy, rng)``: play to the end, chance from ``rng``
+    play: Callable[..., Any]
+    #: ``sample_chance(state, rng)``: the chance action due, drawn from ``rng``
+    sample_chance: Callable[[Any, random.Random], Any]
+    #: one ``legal-moves`` input line (bytes) -> its answer (a dict; never raises)
+    answer_query: Callable[[bytes], dict]
+    #: what ``legal-moves`` reads on each line, for ``--help``
+    query_help: str
     #: ``digital_chance(state, seed)``: the chance action due, the same every time for one seed
     #: and position (undoing a roll and rolling again gives the same faces)
     digital_chance: Callable[[Any, int], Any]
     #: a new game's title when its creator gives none ("coop game")
     default_title: Callable[[Any], str]
-    #: the lines of an outcome (``state.outcome().to_json()``) for a terminal
-    outcome_lines: Callable[[dict], list[str]]
+    #: ``outcome_lines(outcome, seed)``: the lines of an outcome (``state.outcome().to_json()``) for a terminal
+    outcome_lines: Callable[[dict, int], list[str]]
+    #: ``position_text(state, seat)``: the position in one line, for a person at a terminal
+    position_text: Callable[[Any, int], str]
 
     def policy(self, name: str) -> Callable:
         """The bot ``name`` of this game, as ``policy(state, rng)``."""
-        policies = self._policies()
-        if name not in policies:
-            raise InvalidInputError(f"unknown policy {name!r} for {self.name}: {', '.join(policies)}")
-        return policies[name]
-
-    def all_policy_names(self) -> tuple[str, ...]:
-        """Every policy of this game by name, the analytics' limits too."""
-        return tuple(self._policies())
+        return self.get_policy(name)
 
     def describe_action(self, action) -> str:
         """An action in words, for logs (``enter white red``, ``H4-H5 blue``)."""
@@ -100,10 +110,16 @@ class GameKind:
 
 
 # --------------------------------------------------------------------------- Noch mal!
-def _nochmal_policies() -> dict[str, Callable]:
-    from nochmal.bots.registry import ANALYTICS_POLICY_NAMES, get_policy
+def _nochmal_policy(name: str) -> Callable:
+    from nochmal.bots.registry import get_policy
 
-    return {name: get_policy(name) for name in ANALYTICS_POLICY_NAMES}
+    return get_policy(name)
+
+
+def _nochmal_query(raw: bytes) -> dict:
+    from nochmal.engine.queries import answer_line
+
+    return answer_line(raw)
 
 
 def _nochmal_new_game(players: int | None, mode: str | None = None, **options):
@@ -123,8 +139,8 @@ def _nochmal_chance(state, seed: int):
     return digital_roll(seed, state.roll_index, nc, nn)
 
 
-def _nochmal_outcome(out: dict) -> list[str]:
-    lines = [f"{out['mode']} game: {out['reason']} after {out['rolls']} rolls"]
+def _nochmal_outcome(out: dict, seed: int) -> list[str]:
+    lines = [f"{out['mode']} game, seed {seed}: {out['reason']} after {out['rolls']} rolls"]
     for s in out.get("scores", []):
         lines.append(f"  seat {s['seat'] + 1}: total {s['total']:>4}  (colours {s['colours']}, columns "
                      f"{s['columns']}, \"!\" {s['jokers']}, stars {s['stars']})")
@@ -139,18 +155,33 @@ NOCHMAL = GameKind(
     default_players=Game.default_players,
     from_config=game_from_config, new_game=_nochmal_new_game, parse_action=parse_nochmal_action,
     rules_version=NOCHMAL_RULES_VERSION, rules_versions=tuple(NOCHMAL_RULES_VERSIONS), events=NOCHMAL_EVENTS, meta=GameMeta,
-    policy_names=("random", "greedy", "planner"), _policies=_nochmal_policies,
-    digital_chance=_nochmal_chance, outcome_lines=_nochmal_outcome, default_title=lambda game: f"{game.mode} game",
+    policy_names=NOCHMAL_POLICY_NAMES, get_policy=_nochmal_policy, all_policy_names=NOCHMAL_ANALYTICS_POLICY_NAMES,
+    play=play_nochmal, sample_chance=lambda state, rng: state.sample_roll(rng), answer_query=_nochmal_query,
+    query_help='{"sheet": "standard", "crossed": [], "colour": "blue", "count": 1}',
+    digital_chance=_nochmal_chance, outcome_lines=_nochmal_outcome,
+    position_text=lambda state, seat: f"{state.summary()} seat{seat + 1} crossed: "
+                                      f"{' '.join(state.seats[seat].to_json()['crossed']) or '-'}", default_title=lambda game: f"{game.mode} game",
 )
 
 
 # --------------------------------------------------------------------------- twenty one
-def _twentyone_policies() -> dict[str, Callable]:
+def _twentyone_policy(name: str) -> Callable:
     from nochmal.bots.policies import random_policy
     from nochmal.bots.twentyone_greedy import greedy_policy
-    from nochmal.bots.twentyone_optimum import OptimalPractice
 
-    return {"random": random_policy, "greedy": greedy_policy, "optimum": OptimalPractice()}
+    if name not in TWENTYONE_POLICY_NAMES:
+        raise InvalidInputError(f"unknown policy {name!r}: {', '.join(TWENTYONE_POLICY_NAMES)}")
+    if name == "optimum":  # numpy, and its tables solved (or read from the disk cache) on first use
+        from nochmal.bots.twentyone_optimum import OptimalPractice
+
+        return OptimalPractice()
+    return {"random": random_policy, "greedy": greedy_policy}[name]
+
+
+def _twentyone_query(raw: bytes) -> dict:
+    from nochmal.engine.twentyone.queries import answer_line
+
+    return answer_line(raw)
 
 
 def _twentyone_new_game(players: int | None, mode: str | None = None, **options):
@@ -165,8 +196,8 @@ def _twentyone_chance(state, seed: int):
     return state.sample_chance(random.Random(f"twentyone-dice-{seed}-{len(state.history)}"))
 
 
-def _twentyone_outcome(out: dict) -> list[str]:
-    lines = [f"twenty one: {out['reason']} after {out['rounds']} rounds"]
+def _twentyone_outcome(out: dict, seed: int) -> list[str]:
+    lines = [f"twenty one, seed {seed}: {out['reason']} after {out['rounds']} rounds"]
     for s in out["seats"]:
         rows = " ".join(f"{r['total']}{'' if r['full'] else '*'}" for r in s["rows"])
         lines.append(f"  seat {s['seat'] + 1} (sheet {s['sheet']}): total {s['total']:>4}  (rows {rows})")
@@ -179,8 +210,11 @@ TWENTYONE = GameKind(
     min_seats=TwentyOneGame.min_seats, max_seats=TwentyOneGame.max_seats, default_players=TwentyOneGame.min_seats,
     from_config=TwentyOneGame.from_config, new_game=_twentyone_new_game, parse_action=parse_twentyone_action,
     rules_version=TWENTYONE_RULES_VERSION, rules_versions=tuple(TWENTYONE_RULES_VERSIONS), events=TWENTYONE_EVENTS, meta=TwentyOneMeta,
-    policy_names=TWENTYONE_POLICY_NAMES, _policies=_twentyone_policies,
+    policy_names=TWENTYONE_POLICY_NAMES, get_policy=_twentyone_policy, all_policy_names=TWENTYONE_POLICY_NAMES,
+    play=play_twentyone, sample_chance=lambda state, rng: state.sample_chance(rng), answer_query=_twentyone_query,
+    query_help='{"sheets": ["A", "B"], "history": [{"type": "lot", "seat": 0}], "seat": null}',
     digital_chance=_twentyone_chance, outcome_lines=_twentyone_outcome,
+    position_text=lambda state, seat: state.summary(seat),
     default_title=lambda game: f"{game.title} game",
 )
 

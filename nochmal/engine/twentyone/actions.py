@@ -26,6 +26,9 @@ class Lot:
     def to_json(self) -> dict:
         return {"type": "lot", "seat": self.seat}
 
+    def __str__(self) -> str:
+        return f"lot: seat {self.seat + 1} starts"
+
 
 @dataclass(frozen=True, order=True)
 class Roll:
