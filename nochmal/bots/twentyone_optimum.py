@@ -68,6 +68,13 @@ class RowTables:
     faces: int
     V: np.ndarray
     R: np.ndarray
+    #: the worth at the end of a round (:func:`solve_row`'s hazard and carry); None: ``V``
+    after: np.ndarray | None = None
+
+    @property
+    def next_worth(self) -> np.ndarray:
+        """What an action's resulting (mask, hits) is worth: ``after`` if solved for a race, else ``V``."""
+        return self.V if self.after is None else self.after
 
     @property
     def expected(self) -> float:
@@ -81,17 +88,28 @@ def _outcomes(k: int, faces: int) -> np.ndarray:
     return grid + 1
 
 
-def solve_row(values: tuple[int, ...], faces: int = len(FACES), second_attempt: bool = True) -> RowTables:
+def solve_row(values: tuple[int, ...], faces: int = len(FACES), second_attempt: bool = True,
+              hazard: float = 0.0, carry: float = 0.0) -> RowTables:
     """Solve one row exactly (module docstring). ``values`` may be any length n with n+1 <= len(BONUS)
     (a reduced game for tests: fewer fields, fewer faces). ``second_attempt=False`` solves the row
-    for a player who never tries again (what the second attempt is worth is the difference)."""
+    for a player who never tries again (what the second attempt is worth is the difference).
+
+    ``hazard`` and ``carry`` are for the multiplayer race (:mod:`nochmal.bots.twentyone_race`):
+    after every round the game ends with probability ``hazard`` (an opponent scored their fifth
+    row, T-END), and the row is then scored as it stands (T-END-PARTIAL); a row filled in the round
+    is worth its bonus plus ``carry`` (what the rows below it are worth) if the game goes on.
+    The tables then hold in ``after`` the worth of a position at the end of a round (what an
+    action leads to). With the defaults (0, 0) ``after`` is ``V`` exactly: the practice optimum."""
     values = tuple(int(v) for v in values)
     n = len(values)
     full = (1 << n) - 1
     V = np.zeros((1 << n, n + 1))
     R = np.zeros((1 << n, n + 1, 1 << n))
+    T = np.zeros((1 << n, n + 1))  # the worth at the end of a round: the race's hazard and carry applied
+    go_on = 1.0 - hazard
     for h in range(n + 1):
         V[full, h] = BONUS[h]
+        T[full, h] = BONUS[h] + go_on * carry
     for mask in sorted(range(full), key=lambda m: -bin(m).count("1")):
         free = [p for p in range(n) if not mask >> p & 1]
         k = len(free)
@@ -103,7 +121,7 @@ def solve_row(values: tuple[int, ...], faces: int = len(FACES), second_attempt: 
         ones = ((ys == KEPT_FACE) * (1 << np.arange(k))).sum(axis=1)  # local mask of 1s
         cross_mask = mask | (1 << free[0])
         hs = range(filled + 1)
-        w = {h: np.full(len(ys), V[cross_mask, h]) for h in hs}  # T-CROSS
+        w = {h: np.full(len(ys), T[cross_mask, h]) for h in hs}  # T-CROSS
         # every subset S of the free dice (a local bit mask), built from S without its lowest bit
         ok = {0: np.ones(len(ys), bool)}
         num = {0: np.zeros(len(ys), np.int8)}
@@ -116,7 +134,7 @@ def solve_row(values: tuple[int, ...], faces: int = len(FACES), second_attempt: 
             hits[s] = hits[rest] + hit[:, j].astype(np.int8)
             new_mask = mask | sum(1 << free[i] for i in range(k) if s >> i & 1)
             for h in hs:
-                value = num[s] + V[new_mask][h + hits[s]]
+                value = num[s] + T[new_mask][h + hits[s]]
                 np.maximum(w[h], np.where(ok[s], value, -np.inf), out=w[h])
         for h in hs:
             wk = w[h].reshape((faces,) * k)
@@ -126,7 +144,8 @@ def solve_row(values: tuple[int, ...], faces: int = len(FACES), second_attempt: 
                 local_R[o] = float(np.mean(wk[index]))
                 R[mask, h, sum(1 << free[i] for i in range(k) if o >> i & 1)] = local_R[o]
             V[mask, h] = float(np.mean(np.maximum(w[h], local_R[ones]) if second_attempt else w[h]))
-    return RowTables(values, faces, V, R)
+            T[mask, h] = V[mask, h] if hazard == 0 else hazard * BONUS[h] + go_on * V[mask, h]
+    return RowTables(values, faces, V, R, T)
 
 
 # --------------------------------------------------------------------------- the disk cache
@@ -191,7 +210,8 @@ def best_entry(tables: RowTables, mask: int, h: int, fits: tuple[Fit, ...]) -> t
     the subset of fits with the most numbers plus ``V`` after it (ties: the first found, the
     cross-out first, then by size and colour)."""
     p = cross_field(mask)
-    best, action = float(tables.V[mask | (1 << p), h]), CrossOut(p)
+    worth = tables.next_worth
+    best, action = float(worth[mask | (1 << p), h]), CrossOut(p)
     for size in range(1, len(fits) + 1):
         for subset in combinations(fits, size):
             new_mask = mask
@@ -200,7 +220,7 @@ def best_entry(tables: RowTables, mask: int, h: int, fits: tuple[Fit, ...]) -> t
                 new_mask |= 1 << f.field
                 gain += f.face
                 hits += f.hit
-            value = gain + float(tables.V[new_mask, h + hits])
+            value = gain + float(worth[new_mask, h + hits])
             if value > best:
                 best, action = value, Enter(tuple(f.colour for f in subset))
     return best, action
@@ -229,13 +249,18 @@ class OptimalPractice:
             self._tables[sheet.value_at] = sheet_tables(sheet, self.directory)
         return self._tables[sheet.value_at]
 
+    def row_tables_for(self, state: TwentyOneState, seat: int) -> RowTables:
+        """The tables ``seat`` decides by in its current row (a subclass may choose others: the race)."""
+        s = state.seats[seat]
+        return self.tables(s.sheet)[s.row]
+
     def second_attempt(self, state: TwentyOneState) -> bool:
         """Whether the active seat should try again: the worth of rolling its free fields' non-1
         dice again is more than that of the best action on the first attempt."""
         seat = state.active
         s = state.seats[seat]
         row, mask, h = _row_position(state, seat)
-        tables = self.tables(s.sheet)[row]
+        tables = self.row_tables_for(state, seat)
         keep, _ = best_entry(tables, mask, h, fitting_dice(s.sheet, row, mask, state.dice.faces))
         ones = 0
         for colour, face in enumerate(state.dice.faces):
@@ -249,7 +274,7 @@ class OptimalPractice:
             return AGAIN if AGAIN in state.legal_actions() and self.second_attempt(state) else KEEP
         if state.phase == ENTER:
             seat = state.current_player()
-            row, mask, h = _row_position(state, seat)
-            return best_entry(self.tables(state.seats[seat].sheet)[row], mask, h, state.fits(seat))[1]
+            _row, mask, h = _row_position(state, seat)
+            return best_entry(self.row_tables_for(state, seat), mask, h, state.fits(seat))[1]
         raise ValueError(f"no player decision is due (phase {state.phase})")
 
