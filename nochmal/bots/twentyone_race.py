@@ -36,9 +36,10 @@ from nochmal.engine.twentyone.game import TwentyOneState
 
 #: the hazards solved (the race's p is rounded to the nearest); 0 is the practice optimum
 HAZARDS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)
-#: the race term's weight (tools/twentyone_bench.py: the win rates of 0.5, 1, 2 and 3 against the
-#: optimum and the greedy in 2-6 player games)
-DEFAULT_WEIGHT = 1.0
+#: the race term's weight: of 0.5, 1, 2 and 3, 2 had the best win rates against the optimum and the
+#: greedy together in 2-6 player games (tools/twentyone_bench.py --weights; 3 beats the optimum by
+#: a little more and the greedy by less)
+DEFAULT_WEIGHT = 2.0
 #: the practice optimum's pace, fields per round (30 fields in about 24 rounds), and how many
 #: fields that prior counts for before an opponent's own pace takes over
 PACE = 1.25
