@@ -128,8 +128,9 @@ def test_alone_or_with_weight_zero_it_is_the_optimum_decision_for_decision(tmp_p
 def test_once_an_opponent_has_scored_row_5_it_enters_every_die_that_fits_where_the_optimum_waits(tmp_path):
     """The clear case: the game ends after this round for certain (T-END), so the row in hand is
     scored as it stands (T-END-PARTIAL): every die that fits adds its number (and any hit its
-    bonus). The optimum plays on as if the row had all the time it needs."""
-    optimum, race = OptimalPractice(tmp_path), RaceBot(directory=tmp_path)
+    bonus). The optimum plays on as if the row had all the time it needs. A small weight (the race
+    read as slow) changes nothing: the end is certain."""
+    optimum, race = OptimalPractice(tmp_path), RaceBot(0.3, tmp_path)
     differ = 0
     for seed in range(40):
         rng = random.Random(seed)
