@@ -123,3 +123,47 @@ def test_arguments_that_do_not_fit_twentyone_are_refused(cli, args, message):
     r = cli("play", "--game", "twentyone", *args)
     assert r.returncode == 2 and message in r.stderr and r.stdout == "", r.stderr
     assert len(r.stderr.splitlines()) == 1
+
+
+def test_simulate_twentyone_summarises_the_analytics_rows_and_repeats_with_its_seed(cli):
+    import statistics
+
+    from nochmal.analytics.twentyone import simulate
+
+    args = ("simulate", "--game", "twentyone", "--players", "3", "--policy", "race", "--games", "30",
+            "--seed", "4", "--json", "--quiet")
+    r = cli(*args)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    rows = simulate(3, ["race"], 30, 4)
+    assert out["game"] == "twentyone" and out["players"] == 3 and out["games"] == 30
+    assert out["mean_score"] == round(statistics.fmean(rows["score"]), 2)
+    assert out["mean_rounds"] == round(statistics.fmean(rows.drop_duplicates("game")["rounds"]), 2)
+    assert json.loads(cli(*args).stdout) == out  # the same seed, the same games
+    other = json.loads(cli(*args[:-4], "--seed", "5", "--json", "--quiet").stdout)
+    assert other["mean_score"] != out["mean_score"]
+
+
+def test_simulate_twentyone_shows_progress_unless_quiet(cli):
+    r = cli("simulate", "--game", "twentyone", "--policy", "greedy", "--games", "7")
+    assert r.returncode == 0, r.stderr
+    assert "twentyone/greedy" in r.stderr and "7/7" in r.stderr
+    assert "mean_score" in r.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--policy", "planner"), "unknown twenty one bot 'planner'"),
+    (("--mission", "2"), "--mission is only for --game nochmal"),
+    (("--mode", "coop"), "--mode is only for --game nochmal"),
+    (("--players", "7"), "--players must be 1-6 for --game twentyone"),
+    (("--players", "3", "--sheets", "A,B"), "--sheets names 2 sheet(s) for 3 player(s)"),
+])
+def test_simulate_twentyone_refuses_what_does_not_fit_the_game(cli, args, says):
+    r = cli("simulate", "--game", "twentyone", "--games", "2", *args)
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr
+    assert r.stdout == ""
+
+
+def test_simulate_nochmal_still_refuses_a_twentyone_bot(cli):
+    r = cli("simulate", "--mode", "coop", "--players", "2", "--policy", "race", "--games", "2")
+    assert r.returncode == 2 and "race" in r.stderr and "Traceback" not in r.stderr

@@ -89,6 +89,10 @@ class GameKind:
     outcome_lines: Callable[[dict, int], list[str]]
     #: ``position_text(state, seat)``: the position in one line, for a person at a terminal
     position_text: Callable[[Any, int], str]
+    #: ``simulate(players, policy, games, seed, sheets, on_progress)``: seeded games of one bot in
+    #: every seat, one row per game and seat (a DataFrame; ``nochmal simulate``); None where the
+    #: game's modes choose it (*Noch mal!*: :mod:`nochmal.analytics.simulate`, by mode and mission)
+    simulate: Callable[..., Any] | None = None
 
     def policy(self, name: str) -> Callable:
         """The bot ``name`` of this game, as ``policy(state, rng)``."""
@@ -166,16 +170,15 @@ NOCHMAL = GameKind(
 
 # --------------------------------------------------------------------------- twenty one
 def _twentyone_policy(name: str) -> Callable:
-    from nochmal.bots.policies import random_policy
-    from nochmal.bots.twentyone_greedy import greedy_policy
+    from nochmal.bots.twentyone_policies import twentyone_policy
 
-    if name not in TWENTYONE_POLICY_NAMES:
-        raise InvalidInputError(f"unknown policy {name!r}: {', '.join(TWENTYONE_POLICY_NAMES)}")
-    if name == "optimum":  # numpy, and its tables solved (or read from the disk cache) on first use
-        from nochmal.bots.twentyone_optimum import OptimalPractice
+    return twentyone_policy(name)
 
-        return OptimalPractice()
-    return {"random": random_policy, "greedy": greedy_policy}[name]
+
+def _twentyone_simulate(players, policy, games, seed, sheets, on_progress):
+    from nochmal.analytics.twentyone import simulate
+
+    return simulate(players, [policy], games, seed, sheets, on_progress=on_progress)
 
 
 def _twentyone_query(raw: bytes) -> dict:
@@ -215,7 +218,7 @@ TWENTYONE = GameKind(
     query_help='{"sheets": ["A", "B"], "history": [{"type": "lot", "seat": 0}], "seat": null}',
     digital_chance=_twentyone_chance, outcome_lines=_twentyone_outcome,
     position_text=lambda state, seat: state.summary(seat),
-    default_title=lambda game: f"{game.title} game",
+    default_title=lambda game: f"{game.title} game", simulate=_twentyone_simulate,
 )
 
 #: Every game, the default first (the CLI's ``--game`` choices, the app's order).

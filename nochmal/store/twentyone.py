@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictInt, TypeAdapter, model_validator
 
 from nochmal.engine.errors import NochmalError
+from nochmal.bots.twentyone_policies import TWENTYONE_POLICIES
 from nochmal.engine.twentyone.game import TwentyOneGame
 from nochmal.engine.twentyone.actions import Again, CrossOut, Enter, Keep, Roll, parse_action
 from nochmal.engine.twentyone.components import COLOURS, FACES, N_FIELDS
@@ -19,8 +20,8 @@ from nochmal.engine.twentyone.version import RULES_VERSION
 from nochmal.store.events import EventCodec, UndoEvent, _Event, now, pydantic_parser
 from nochmal.store.meta import SheetId, meta_model
 
-#: the bots a seat of a twenty one game can be played by (:mod:`nochmal.store.games` has their policies)
-POLICY_NAMES = ("random", "greedy", "optimum")
+#: the bots a seat of a twenty one game can be played by (:mod:`nochmal.bots.twentyone_policies`)
+POLICY_NAMES = TWENTYONE_POLICIES
 
 
 class TwentyOneConfig(BaseModel):
