@@ -113,7 +113,7 @@ def test_legal_moves_twentyone(cli):
     (["--mode", "coop"], "--mode is only for --game nochmal, not --game twentyone"),
     (["--mission", "2"], "--mission is only for --game nochmal, not --game twentyone"),
     (["--players", "7"], "--players must be 1-6 for --game twentyone, got 7"),
-    (["--policy", "planner"], "--policy: unknown policy 'planner': random, greedy, optimum"),
+    (["--policy", "planner"], "--policy: unknown twenty one bot 'planner': one of random, greedy, optimum, race"),
     (["--sheets", "A,Z", "--players", "2"], "--sheets: T-SHEET: unknown twenty one sheet 'Z'"),
     (["--sheets", "A,B", "--players", "3"], "--sheets names 2 sheet(s) for 3 player(s)"),
     (["--seats", "human,planner"], "--seats: 'planner' is not human or a bot a seat can be played by"),

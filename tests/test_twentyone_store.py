@@ -126,7 +126,7 @@ def test_an_export_of_a_twentyone_game_imports_back_and_replays(tmp_path):
     (lambda d: d["meta"].update(game="chess"), "field meta.game: unknown game 'chess'"),
     (lambda d: d["meta"].update(game="nochmal"), "field meta.config.mode: Field required"),
     (lambda d: d["meta"].update(bots=["planner", None]),
-     "field meta.bots[0]: Input should be 'random', 'greedy' or 'optimum'"),
+     "field meta.bots[0]: Input should be 'random', 'greedy', 'optimum' or 'race'"),
     (lambda d: d["events"][1]["faces"].update(white=7),
      "field events[1]: event 1: field faces.white: Input should be less than or equal to 6"),
     (lambda d: d["events"].insert(3, {**d["events"][3], "type": "cross", "colour": "blue"}),
