@@ -5,6 +5,8 @@ no Streamlit).
   bits; the short join code that people may type instead carries about :func:`short_code_bits`.
 * :func:`codes_equal` / :func:`match_code` compare in constant time: the time taken does not
   depend on how much of a guess is right, nor on which of several codes it matched.
+* :class:`Quota` counts uses per key (games created by a client) in a sliding window and
+  refuses the one over its limit.
 * :class:`Throttle` counts wrong guesses per key (a game, a client): after ``limit`` wrong
   guesses within ``window`` seconds the key must wait ``lockout`` seconds. The right code is
   refused too while a key waits, so waiting is the only way on.
@@ -126,3 +128,31 @@ class Throttle:
         if name is None:
             return None, self.failed(*keys)
         return name, 0.0
+
+
+class Quota:
+    """At most ``limit`` uses per key within ``window`` seconds (thread-safe; one per server process)."""
+
+    def __init__(self, limit: int, window: float = 3600.0, clock: Callable[[], float] = time.monotonic,
+                 max_keys: int = THROTTLE_MAX_KEYS) -> None:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1 or not window > 0:
+            raise ValueError("limit >= 1 and window > 0")
+        self.limit, self.window, self.clock, self.max_keys = limit, window, clock, max_keys
+        self._used: dict[Hashable, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key: Hashable) -> float:
+        """Count one use for ``key`` and return 0.0; or, if ``key`` has used its ``limit`` within
+        the window, count nothing and return the seconds until its oldest use leaves the window."""
+        now = self.clock()
+        with self._lock:
+            q = self._used.pop(key, None) or deque()
+            self._used[key] = q  # most recently used last
+            while q and q[0] <= now - self.window:
+                q.popleft()
+            if len(q) >= self.limit:
+                return max(q[0] + self.window - now, 0.001)
+            q.append(now)
+            while len(self._used) > self.max_keys:
+                self._used.pop(next(iter(self._used)))
+            return 0.0

@@ -596,6 +596,31 @@ class GameStore:
             conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
             conn.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
 
+    def purge_idle(self, days: float, now: _dt.datetime | None = None) -> list[str]:
+        """Delete every game (finished or abandoned alike) with no event and no change for ``days``
+        days, in one transaction; returns their ids. A game's ``updated_at`` moves with every event
+        and every change of its meta (a claim, a seat seen), so a game with any of those within the
+        last ``days`` days is never touched."""
+        if isinstance(days, bool) or not isinstance(days, (int, float)) or not days > 0:
+            raise StoreError(f"days must be a number above 0, got {days!r}")
+        now = now or _dt.datetime.now(_dt.timezone.utc)
+        cutoff = (now - _dt.timedelta(days=days)).astimezone(_dt.timezone.utc).isoformat(timespec="microseconds")
+        with self._transaction(write=True) as conn:
+            ids = [gid for (gid,) in conn.execute(
+                "SELECT game_id FROM games WHERE updated_at < ? ORDER BY game_id", (cutoff,)).fetchall()]
+            conn.execute("DELETE FROM events WHERE game_id IN (SELECT game_id FROM games WHERE updated_at < ?)",
+                         (cutoff,))
+            conn.execute("DELETE FROM games WHERE updated_at < ?", (cutoff,))
+        return ids
+
+    def count_games(self, changed_since: _dt.datetime | None = None) -> int:
+        """How many games are stored (with ``changed_since``: only those with an event or a change since then)."""
+        with self._transaction(write=False) as conn:
+            if changed_since is None:
+                return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+            since = changed_since.astimezone(_dt.timezone.utc).isoformat(timespec="microseconds")
+            return int(conn.execute("SELECT COUNT(*) FROM games WHERE updated_at >= ?", (since,)).fetchone()[0])
+
     def close(self) -> None:
         """Close the connection (idempotent); later calls raise StoreError."""
         with self._lock:

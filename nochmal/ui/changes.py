@@ -78,7 +78,7 @@ def routes() -> list:
     """The routes ``serve_app.py`` adds to Streamlit's (and the mark that pages may use them)."""
     global _served
     _served = True
-    return [Route(ROUTE, changes, methods=["GET"])]
+    return [Route(url(), changes, methods=["GET"])]  # under the base URL path: Streamlit adds none to ours
 
 
 def served() -> bool:

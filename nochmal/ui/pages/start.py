@@ -1,5 +1,7 @@
 """Start: a new game, resume or join a game, this device's games, delete a game."""
 
+import math
+
 import streamlit as st
 
 from nochmal.bots.registry import POLICY_NAMES, POLICY_WORDS, policy_name
@@ -15,7 +17,7 @@ from nochmal.engine.game import variant
 from nochmal.data import i18n, modes
 from nochmal.data.i18n import _, ngettext, pgettext
 from nochmal.data.provenance import value_meaning
-from nochmal.ui import device, state
+from nochmal.ui import device, housekeeping, state
 from nochmal.ui.labels import default_name, mission_name, provenance_label, provenance_summary_words, translated
 from nochmal.ui.layout import follow_goto
 from nochmal.ui.panels.coopset import page_link, sheets_note
@@ -212,6 +214,12 @@ def _create() -> None:
             seed=md(repr(seed_text))))
         return
     title = (ss.get("new-title") or "").strip() or default_title(rules, n, int(ss.get("new-mission") or 1))
+    quota = housekeeping.games_quota()
+    if quota is not None and (wait := quota.take(("games", state.client()))) > 0:
+        state.flash("error", _("This server allows {limit} new games per hour from one device's address; the next "
+                               "one can be created in {minutes} min. Open a game you already have, or wait. "
+                               "No game was created.").format(limit=quota.limit, minutes=max(1, math.ceil(wait / 60))))
+        return
     try:
         game = newgame.make_game(mode, sheets, int(ss.get("new-mission") or 1))
         ses = GameSession.create(state.store(), game, title=title, seat_names=names, kind=kind,

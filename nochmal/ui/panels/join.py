@@ -8,7 +8,9 @@ human seat of this game (1-6, digits only), else the link is refused and nothing
 
 from __future__ import annotations
 
+import os
 import re
+from argparse import ArgumentTypeError
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -21,7 +23,10 @@ from nochmal.store.db import StoreError
 from nochmal.ui.storeerror import store_error_text
 from nochmal.store.claims import format_short_code
 from nochmal.store.errors import ConsentNeededError, GameOverError, RequestPendingError, SeatTakenError
+from nochmal.cli import serve
+from nochmal.cli.serve import PUBLIC_URL_ENV
 from nochmal.ui import device, state
+from nochmal.ui.housekeeping import prefixed
 from nochmal.ui.actions import need, run_action
 from nochmal.ui.labels import leader, seat_label
 from nochmal.ui.safe import code, html_text, md
@@ -291,9 +296,17 @@ def _release(seat: int) -> None:
 
 
 def join_link(ses, seat: int | None = None) -> str:
-    """The join link as this browser reaches the app (just the path where it cannot tell); with
+    """The join link: under ``nochmal serve --public-url`` that address; else as this browser
+    reaches the app, under Streamlit's base URL path (just the path where it cannot tell); with
     ``seat`` (0-based) the link that claims that seat at once."""
     path = ses.join_url_path(seat) if seat is not None else ses.join_url_path()
+    public = os.environ.get(PUBLIC_URL_ENV, "").strip()
+    if public:
+        try:
+            return serve.public_url(public) + path
+        except ArgumentTypeError:  # set by hand, not by nochmal serve: the browser's address instead
+            pass
+    path = prefixed(path)
     url = urlsplit(str(getattr(st.context, "url", None) or ""))
     if url.scheme in ("http", "https") and url.netloc:
         return f"{url.scheme}://{quote(url.netloc, safe=':[]@')}{path}"
