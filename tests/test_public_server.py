@@ -11,6 +11,7 @@ import datetime as dt
 import sqlite3
 import subprocess
 import sys
+import time
 import urllib.request
 
 import pytest
@@ -248,3 +249,26 @@ def test_games_per_hour_refuses_the_game_over_the_limit_with_a_clear_message(env
     assert any("This server allows 2 new games per hour from one device's address" in t and "No game was created" in t
                for t in texts(at, "error")), texts(at, "error")
     assert len(env.list_games()) == 2
+
+
+def test_the_purge_thread_purges_at_start_and_again_every_period(tmp_path):
+    from nochmal.ui.housekeeping import Purger
+
+    path = tmp_path / "g.sqlite"
+    with GameStore(path) as store:
+        first, later = store.create_game({}, title="old"), store.create_game({}, title="aged later")
+        _age(path, first, 5)
+        purger = Purger(store, 3, every=0.2).start()
+        try:
+            deadline = time.monotonic() + 10
+            while first in {g.game_id for g in store.list_games()} and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert [g.game_id for g in store.list_games()] == [later]  # at start: the idle one only
+            runs = purger.runs
+            _age(path, later, 4)
+            while store.count_games() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert store.count_games() == 0 and purger.runs > runs  # a later run took the game aged since
+        finally:
+            purger.stop()
+        assert not purger._thread.is_alive()
