@@ -39,6 +39,7 @@ import shlex
 import socket
 import subprocess
 import sys
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from nochmal.engine import resources
@@ -159,7 +160,7 @@ def _bounded(flag: str, high: int):
     return parse
 
 
-def setting(env: dict | os._Environ, name: str, high: int) -> int | None:
+def setting(env: Mapping[str, str], name: str, high: int) -> int | None:
     """A whole-number setting of the server from the environment (None: unset, empty, or not a
     number in 1..``high``: then the feature stays off, as at home)."""
     text = str(env.get(name) or "").strip()
@@ -223,7 +224,7 @@ def streamlit_command(host: str, port: int, base: str = "") -> list[str]:
     return command
 
 
-def server_env(args, code: str, environ: dict | None = None) -> dict:
+def server_env(args, code: str, environ: Mapping[str, str] | None = None) -> dict:
     """The environment the app runs in: the owner code and the settings of the command line.
     Settings not given are removed (an old value in the shell never switches a feature on)."""
     env = dict(os.environ if environ is None else environ)
@@ -288,7 +289,8 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
                     help=f"address to listen on (default {DEFAULT_HOST}: this machine only; 0.0.0.0: every network)")
     sp.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     sp.add_argument("--code-on-localhost", action="store_true",
-                    help="ask for the owner code on this machine too (e.g. behind a reverse proxy here)")
+                    help="ask for the owner code on this machine too (e.g. behind a reverse proxy here that is not "
+                         "given as --trusted-proxy: every visitor then seems to come from this machine)")
     sp.add_argument("--no-warm", action="store_true",
                     help="do not compile the bots' kernels in the background at start (they compile when "
                          "first used instead)")
