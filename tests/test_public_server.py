@@ -272,3 +272,16 @@ def test_the_purge_thread_purges_at_start_and_again_every_period(tmp_path):
         finally:
             purger.stop()
         assert not purger._thread.is_alive()
+
+
+def test_a_store_that_cannot_be_opened_does_not_keep_the_server_from_starting(tmp_path):
+    (tmp_path / "games.sqlite3").write_bytes(b"not a database" * 100)
+    port = free_port()
+    served = Served(tmp_path, "--port", str(port), "--no-warm", "--purge-after-days", "30")
+    try:
+        assert healthy(f"http://127.0.0.1:{port}", served.proc), "\n".join(served.seen)
+        with pytest.raises(urllib.error.HTTPError) as err:  # the metrics say the store cannot be read
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/_nochmal/metrics", timeout=10)
+        assert err.value.code == 503
+    finally:
+        served.stop()

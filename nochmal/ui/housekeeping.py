@@ -101,7 +101,12 @@ class Purger:
 async def lifespan(_app):
     """The server's lifespan (``st.App(lifespan=...)``): the purge thread while it runs, if configured."""
     days = purge_days()
-    purger = Purger(lifetime.store(), days).start() if days else None
+    purger = None
+    if days:
+        try:
+            purger = Purger(lifetime.store(), days).start()
+        except StoreError as err:  # the pages will say what is wrong with the store; the server still starts
+            _log.warning("nochmal: no purge of idle games, the game store cannot be opened: %s", err)
     try:
         yield None
     finally:
@@ -140,8 +145,8 @@ def metrics_text(stored: int, active: int, devices: int | None) -> str:
 
 
 def _read_metrics() -> tuple[int, str]:
-    store = lifetime.store()
     try:
+        store = lifetime.store()
         stored = store.count_games()
         active = store.count_games(dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=ACTIVE_S))
     except StoreError:
