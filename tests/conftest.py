@@ -1,5 +1,7 @@
 """Shared test setup: no test reads or writes the real user data folder or game store."""
 
+import os
+
 import pytest
 
 
@@ -64,3 +66,61 @@ def pytest_sessionfinish(session):
     if process is not None:
         process.kill()
         process.wait()
+
+
+# --- the game store on both backends -----------------------------------------------------------------
+# ``store_url``: a fresh SQLite file, then a fresh schema of a PostgreSQL database on a throwaway cluster started
+# once per session from Debian's binaries (tests/pgcluster.py). In CI (CI=true) a cluster that cannot
+# start fails the tests; elsewhere they are skipped with the reason.
+_PG: dict = {}
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    import os
+
+    from pgcluster import Cluster, ClusterError
+
+    cluster = None
+    try:
+        import psycopg  # noqa: F401 (the store's PostgreSQL backend needs it)
+
+        cluster = Cluster()
+        admin = cluster.start()
+    except (ClusterError, ImportError, OSError) as err:
+        log = cluster.log() if cluster is not None else ""
+        if cluster is not None:
+            cluster.stop()
+        reason = f"PostgreSQL for the store's tests cannot start: {err}\n{log}".strip()
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    try:
+        yield cluster, admin
+    finally:
+        cluster.stop()
+
+
+def fresh_pg_store(pg_cluster) -> str:
+    """The URL of a new, empty schema in the session's ``stores`` database (the store's tables go
+    into the connection's schema: ``search_path`` in the URL). A schema is as separate as a
+    database for the store and costs no copy of a template database."""
+    import psycopg
+
+    cluster, admin = pg_cluster
+    _PG["n"] = _PG.get("n", 0) + 1
+    if _PG["n"] == 1:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("CREATE DATABASE stores")
+    name = f"store_{_PG['n']}"
+    with psycopg.connect(cluster.url("stores"), autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    return cluster.url("stores", name)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path) -> str:
+    """Where a test's game store is: an SQLite file in tmp_path, or a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    return fresh_pg_store(request.getfixturevalue("pg_cluster"))

@@ -1,4 +1,7 @@
-"""Tests for nochmal.store.db: real SQLite files in tmp_path, real subprocesses, no mocks."""
+"""Tests for nochmal.store.db: real SQLite files in tmp_path, a real PostgreSQL server (the
+``store_url`` fixture in conftest.py: each test that takes ``db`` or ``store`` runs on both),
+real subprocesses, no mocks. What only one backend has (SQLite's files and pragmas) is tested on
+that one; PostgreSQL's own cases are in tests/test_store_pg.py."""
 
 from __future__ import annotations
 
@@ -45,8 +48,9 @@ body_for = _load_helper("store_writer").body_for
 
 
 @pytest.fixture
-def db(tmp_path) -> pathlib.Path:
-    return tmp_path / "games.sqlite3"
+def db(store_url) -> str:
+    """The store's location: an SQLite file, then a PostgreSQL database (conftest.py)."""
+    return store_url
 
 
 @pytest.fixture
@@ -55,12 +59,40 @@ def store(db):
         yield s
 
 
-def raw_seqs(path, game_id) -> list[int]:
-    con = sqlite3.connect(path)
+@pytest.fixture
+def sqlite_db(tmp_path) -> pathlib.Path:
+    return tmp_path / "games.sqlite3"
+
+
+def is_pg(db) -> bool:
+    return str(db).startswith("postgresql://")
+
+
+def raw(db, sql: str, params: tuple = (), many: list | None = None) -> list[tuple]:
+    """Run ``sql`` (``?`` placeholders) past the store, on its own connection, and commit."""
+    if is_pg(db):
+        import psycopg
+
+        with psycopg.connect(str(db)) as con:  # commits when the block ends
+            with con.cursor() as cur:
+                if many is not None:
+                    cur.executemany(sql.replace("?", "%s"), many)
+                    return []
+                cur.execute(sql.replace("?", "%s"), params)
+                return cur.fetchall() if cur.description else []
+    con = sqlite3.connect(db)
     try:
-        return [r[0] for r in con.execute("SELECT seq FROM events WHERE game_id=? ORDER BY seq", (game_id,))]
+        with con:
+            if many is not None:
+                con.executemany(sql, many)
+                return []
+            return con.execute(sql, params).fetchall()
     finally:
         con.close()
+
+
+def raw_seqs(db, game_id) -> list[int]:
+    return [r[0] for r in raw(db, "SELECT seq FROM events WHERE game_id=? ORDER BY seq", (game_id,))]
 
 
 # --------------------------------------------------------------------------------------
@@ -91,12 +123,9 @@ def test_events_come_back_in_seq_order_not_insert_order(store, db):
     for i in range(30):
         store.append(gid, i, {"i": i})
     # Physically re-insert rows in reverse order: reading must still sort by seq.
-    con = sqlite3.connect(db)
-    rows = con.execute("SELECT game_id, seq, body FROM events ORDER BY seq DESC").fetchall()
-    with con:
-        con.execute("DELETE FROM events")
-        con.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
-    con.close()
+    rows = raw(db, "SELECT game_id, seq, body FROM events ORDER BY seq DESC")
+    raw(db, "DELETE FROM events")
+    raw(db, "INSERT INTO events VALUES (?, ?, ?)", many=rows)
     assert [e["i"] for e in store.events(gid)] == list(range(30))
 
 
@@ -197,7 +226,7 @@ def test_unknown_game_errors(store, db, call):
     err = excinfo.value
     assert isinstance(err, StoreError) and isinstance(err, KeyError)
     assert err.game_id == "nope"
-    assert str(err).startswith("unknown game 'nope'") and str(db) in str(err)
+    assert str(err).startswith("unknown game 'nope'") and str(store.path) in str(err)
     assert raw_seqs(db, "nope") == []
     assert [g.game_id for g in store.list_games()] == ["exists"]
 
@@ -217,7 +246,13 @@ def test_reopen_and_close(db):
         assert s2.append(gid, 10, {"i": 10}) == 10
 
 
-def test_pragmas_and_schema(store, db):
+def test_pragmas_and_schema(sqlite_db):
+    db = sqlite_db
+    with GameStore(db) as store:
+        _pragmas_and_schema(store, db)
+
+
+def _pragmas_and_schema(store, db):
     conn = store._conn
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
@@ -313,8 +348,8 @@ json_values = st.recursive(
 )
 
 
-def test_property_events_roundtrip_exactly(tmp_path):
-    with GameStore(tmp_path / "prop.sqlite3") as s:
+def test_property_events_roundtrip_exactly(db):
+    with GameStore(db) as s:
 
         @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
         @given(st.lists(st.dictionaries(st.text(max_size=10), json_values, max_size=6), max_size=8))
@@ -461,11 +496,11 @@ def test_two_processes_contend_without_lost_or_duplicate_events(db, tmp_path):
 
 
 @pytest.mark.parametrize("attempt", range(8))
-def test_concurrent_first_open_of_a_fresh_file(tmp_path, attempt):
-    """Several connections racing to create the schema of a brand-new file all succeed
-    (once regressed: the schema check read user_version and sqlite_master in two
-    separate snapshots and saw a half-created store as 'foreign')."""
-    path = tmp_path / "fresh" / "new.sqlite3"
+def test_concurrent_first_open_of_a_fresh_file(tmp_path, store_url, attempt):
+    """Several connections racing to create the schema of a brand-new file (or empty
+    database) all succeed (once regressed: the schema check read user_version and
+    sqlite_master in two separate snapshots and saw a half-created store as 'foreign')."""
+    path = store_url if is_pg(store_url) else tmp_path / "fresh" / "new.sqlite3"
     n = 8
     barrier = threading.Barrier(n)
     errors: list = []
@@ -495,12 +530,16 @@ def test_concurrent_first_open_of_a_fresh_file(tmp_path, attempt):
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_sigkill_during_appends_loses_no_acknowledged_event(tmp_path):
+def test_sigkill_during_appends_loses_no_acknowledged_event(tmp_path, store_url):
+    """A writer SIGKILLed between, or in the middle of, appends: every acknowledged event is
+    there, no half event. SQLite: a new file each round (the WAL recovered at reopen);
+    PostgreSQL: a new game each round in one database (the server rolls the dead client's open
+    transaction back)."""
     rng = random.Random(20241122)
     rounds = 24
     total_acked = 0
     for r in range(rounds):
-        path = tmp_path / f"crash{r}.sqlite3"
+        path = store_url if is_pg(store_url) else tmp_path / f"crash{r}.sqlite3"
         with GameStore(path) as s:
             gid = s.create_game({"round": r})
         stop_after = rng.randint(0, 45)
@@ -534,13 +573,10 @@ def test_sigkill_during_appends_loses_no_acknowledged_event(tmp_path):
             assert n == len(events) >= len(acked)
             assert events == [body_for(i) for i in range(n)]
             assert s.get(gid).meta == {"round": r}
-        raw = sqlite3.connect(path)
-        try:
-            assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            seqs = [row[0] for row in raw.execute("SELECT seq FROM events WHERE game_id=? ORDER BY seq", (gid,))]
-            bodies = [json.loads(row[0]) for row in raw.execute("SELECT body FROM events ORDER BY seq")]
-        finally:
-            raw.close()
+        if not is_pg(path):
+            assert raw(path, "PRAGMA integrity_check")[0][0] == "ok"
+        seqs = raw_seqs(path, gid)
+        bodies = [json.loads(row[0]) for row in raw(path, "SELECT body FROM events WHERE game_id=? ORDER BY seq", (gid,))]
         assert seqs == list(range(n))
         assert len(bodies) == n
         with GameStore(path) as s:  # and it stays writable after the crash
@@ -606,7 +642,8 @@ def test_foreign_schema_is_rejected_and_left_untouched(tmp_path):
     assert _no_sidecars(path)
 
 
-def test_wrong_schema_version_is_rejected(db):
+def test_wrong_schema_version_is_rejected(sqlite_db):
+    db = sqlite_db
     with GameStore(db) as s:
         s.create_game({})
     con = sqlite3.connect(db)
@@ -641,10 +678,7 @@ def test_tampered_event_body_is_store_error_naming_game_and_seq(store, db, bad_b
     for i in range(4):
         store.append(gid, i, {"i": i})
         store.append(other, i, {"i": i})
-    con = sqlite3.connect(db)
-    with con:
-        con.execute("UPDATE events SET body = ? WHERE game_id = ? AND seq = 2", (bad_body, gid))
-    con.close()
+    raw(db, "UPDATE events SET body = ? WHERE game_id = ? AND seq = 2", (bad_body, gid))
     with pytest.raises(StoreError) as excinfo:
         store.events(gid)
     msg = str(excinfo.value)
@@ -657,20 +691,14 @@ def test_missing_seq_in_the_middle_is_reported(store, db):
     gid = store.create_game({}, game_id="holey")
     for i in range(4):
         store.append(gid, i, {"i": i})
-    con = sqlite3.connect(db)
-    with con:
-        con.execute("DELETE FROM events WHERE game_id='holey' AND seq = 1")
-    con.close()
+    raw(db, "DELETE FROM events WHERE game_id='holey' AND seq = 1")
     with pytest.raises(StoreError, match=r"seq 1 is missing"):
         store.events(gid)
 
 
 def test_tampered_meta_is_store_error_naming_game(store, db):
     gid = store.create_game({"ok": 1}, game_id="meta-bad")
-    con = sqlite3.connect(db)
-    with con:
-        con.execute("UPDATE games SET meta = '{oops' WHERE game_id = 'meta-bad'")
-    con.close()
+    raw(db, "UPDATE games SET meta = '{oops' WHERE game_id = 'meta-bad'")
     with pytest.raises(StoreError, match=r"meta of game 'meta-bad' is corrupt"):
         store.get(gid)
     with pytest.raises(StoreError, match=r"meta-bad"):

@@ -183,6 +183,19 @@ def output_file(name: str, suffixes: tuple[str, ...] = (), *, regular: bool = Tr
     return parse
 
 
+def store_location(name: str):
+    """A game store: a ``postgresql://`` (or ``postgres://``) URL as it is (the store checks it
+    when it connects), else an SQLite file to write (:func:`output_file`, not only regular)."""
+    as_file = output_file(name, regular=False)
+
+    def parse(text: str) -> str:
+        from nochmal.store.pgdb import is_server_url
+
+        return text.strip() if is_server_url(text) else as_file(text)
+
+    return parse
+
+
 def output_folder(name: str):
     """A folder to write into: an existing writable folder (not a symbolic link to one), or a new
     one whose nearest existing parent is a writable folder (it is created)."""

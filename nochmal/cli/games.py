@@ -32,7 +32,10 @@ def _check_games(args) -> None:
         raise UsageError(f"games {args.action} needs a GAME_ID")
     if args.out is not None and args.action != "export":
         raise UsageError(f"--out is only for games export, not games {args.action}")
-    if args.db is not None and args.action != "import" and not Path(args.db).exists():
+    from nochmal.store.pgdb import is_server_url
+
+    if (args.db is not None and args.action != "import" and not is_server_url(args.db)
+            and not Path(args.db).exists()):
         raise UsageError(f"--db {args.db}: no game store there (nothing to {args.action})")
 
 
@@ -117,8 +120,9 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
     ga = subparsers.add_parser("games", help="saved games: list, show, export, import, delete")
     ga.add_argument("action", choices=["list", "show", "export", "import", "delete"])
     ga.add_argument("target", nargs="?", help="GAME_ID (show/export/delete) or FILE (import)")
-    ga.add_argument("--db", type=at.output_file("--db", regular=False), default=None,
-                    help="the SQLite store (default: $NOCHMAL_DB or the user data folder)")
+    ga.add_argument("--db", type=at.store_location("--db"), default=None,
+                    help="the game store: an SQLite file or a postgresql:// URL (default: $NOCHMAL_DB or the user "
+                         "data folder)")
     ga.add_argument("--out", type=at.output_file("--out"), default=None,
                     help="export: write to this file instead of stdout")
     ga.add_argument("--json", action="store_true")

@@ -170,7 +170,7 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=at.int_in("--seed", -(2**63)), default=0)
     pl.add_argument("--json", action="store_true", help="print the outcome as one JSON line")
     pl.add_argument("--save", action="store_true", help="also save the game in the store (all or nothing)")
-    pl.add_argument("--db", type=at.output_file("--db", regular=False), default=None,
-                    help="the SQLite store for --save")
+    pl.add_argument("--db", type=at.store_location("--db"), default=None,
+                    help="the game store for --save: an SQLite file or a postgresql:// URL")
     pl.set_defaults(func=_cmd_play, check=_check_play)
     return pl

@@ -1,27 +1,29 @@
-"""Embedded game store: an append-only event log of games on SQLite.
+"""The game store: an append-only event log of games, on SQLite (embedded, the default) or
+on a PostgreSQL server (``NOCHMAL_DB=postgresql://user@host/db``).
 
 The store only persists JSON-serialisable event dicts; turning events into game state is
-the job of the layer above.  Guarantees:
+the job of the layer above.  Guarantees, the same on both backends:
 
-* **Atomic, durable appends.**  Every :meth:`GameStore.append` is one ``BEGIN IMMEDIATE ...
-  COMMIT`` transaction on a WAL database with ``synchronous=FULL``: when it returns, the event
-  is on disk; if the process dies at any point, the event is either fully there or not at all.
+* **Atomic, durable appends.**  Every :meth:`GameStore.append` is one write transaction
+  (SQLite: ``BEGIN IMMEDIATE ... COMMIT`` on a WAL database with ``synchronous=FULL``;
+  PostgreSQL: a transaction holding the store's write lock, ``synchronous_commit=on``): when it
+  returns, the event is on disk; if the process dies at any point, the event is either fully
+  there or not at all.
 * **Optimistic concurrency.**  ``append(game_id, expected_seq, event)`` only succeeds if the
   game has exactly ``expected_seq`` events; otherwise :class:`ConflictError` is raised and
   nothing is written.  Sequence numbers are therefore contiguous ``0..n-1``, and the primary
   key ``(game_id, seq)`` makes a duplicate seq impossible even with racing writers.
-* **No raw sqlite3 errors.**  Every database problem (not a SQLite file, foreign schema,
-  corrupt row, ...) surfaces as :class:`StoreError` with the path and what is wrong.
+* **No raw database errors.**  Every database problem (not a SQLite file, unreachable server,
+  foreign schema, corrupt row, ...) surfaces as :class:`StoreError` with the path (or the
+  server's URL without its password) and what is wrong.
 
 One :class:`GameStore` owns one connection guarded by a lock, so it may be shared between
 threads (Streamlit reruns).  Separate processes use separate ``GameStore`` objects on the
-same file; SQLite's locking serialises their writes.
+same file or database; the backend serialises their writes.
 
-* **Opening and closing never orphan the WAL.**  Only SQLite opens the database file: a plain
-  ``open()``/``close()`` of it would drop every POSIX lock the process holds on the file, and the
-  next process to close its connection would delete the live ``-wal`` under this one. So a
-  second ``GameStore`` on the file in the same process, or closing it, is harmless (the app
-  still keeps one store for the server's life: ``nochmal/ui/lifetime.py``).
+What differs between the backends (opening, the schema check, how a write transaction takes
+its lock, placeholders) lives in :mod:`nochmal.store.sqlitedb` and :mod:`nochmal.store.pgdb`;
+this module speaks the SQL they share.
 
 Events come back from :meth:`GameStore.events` exactly as ``json.loads`` parses them: tuples
 are stored as lists.  Dict keys must be strings and floats must be finite, so that every
@@ -37,14 +39,17 @@ import math
 import os
 import pathlib
 import secrets
-import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from nochmal.store.dberrors import ConflictError, MetaConflictError, StoreError, UnknownGameError
+from nochmal.store.pgdb import PostgresBackend, is_server_url
+from nochmal.store.sqlitedb import BUSY_TIMEOUT_MS, SCHEMA_VERSION, SqliteBackend
+
 __all__ = [
+    "BUSY_TIMEOUT_MS",
     "SCHEMA_VERSION",
     "ConflictError",
     "GameInfo",
@@ -52,100 +57,18 @@ __all__ = [
     "MetaConflictError",
     "StoreError",
     "UnknownGameError",
+    "default_store_location",
     "default_store_path",
+    "is_server_url",
 ]
-
-#: Stored in ``PRAGMA user_version``; bump (and migrate) when the schema changes.
-SCHEMA_VERSION = 1
-
-#: Milliseconds a writer waits for another connection's lock before giving up.
-BUSY_TIMEOUT_MS = 5000
-
-#: What SQLite says when the file's header is not a database's (sqlite3.DatabaseError).
-_NOT_A_DATABASE = "file is not a database"
-#: Bytes of the smallest SQLite database file (one page of the smallest page size).
-_SMALLEST_DATABASE = 512
-
-_SCHEMA = """
-CREATE TABLE games (
-    game_id    TEXT PRIMARY KEY NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    title      TEXT NOT NULL DEFAULT '',
-    meta       TEXT NOT NULL DEFAULT '{}'
-);
-CREATE INDEX games_by_updated ON games(updated_at);
-CREATE TABLE events (
-    game_id TEXT NOT NULL REFERENCES games(game_id) ON DELETE CASCADE,
-    seq     INTEGER NOT NULL CHECK (seq >= 0),
-    body    TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
-"""
-
-_EXPECTED_COLUMNS = {
-    "games": {"game_id", "created_at", "updated_at", "title", "meta"},
-    "events": {"game_id", "seq", "body"},
-}
-
-
-# --------------------------------------------------------------------------------------
-# errors
-
-
-class StoreError(Exception):
-    """Anything that went wrong in the store: bad file, bad schema, corrupt row, bad input."""
-
-
-class ConflictError(StoreError):
-    """``append`` was called with an ``expected_seq`` that is not the game's event count."""
-
-    def __init__(self, game_id: str, expected_seq: int, actual_seq: int):
-        self.game_id = game_id
-        self.expected_seq = expected_seq
-        self.actual_seq = actual_seq
-        super().__init__(
-            f"conflict on game {game_id!r}: expected to write seq {expected_seq}, "
-            f"but the game has {actual_seq} event(s) (next seq is {actual_seq})"
-        )
-
-    def __reduce__(self):  # keep picklable (multiprocessing) despite the custom __init__
-        return (type(self), (self.game_id, self.expected_seq, self.actual_seq))
-
-
-class MetaConflictError(StoreError):
-    """``update_meta(..., expected=...)`` found the stored meta changed since it was read."""
-
-    def __init__(self, game_id: str):
-        self.game_id = game_id
-        super().__init__(f"conflict on game {game_id!r}: its meta changed since it was read")
-
-    def __reduce__(self):
-        return (type(self), (self.game_id,))
-
-
-class UnknownGameError(StoreError, KeyError):
-    """No game with this id exists in the store."""
-
-    def __init__(self, game_id: str, path: str | os.PathLike | None = None):
-        self.game_id = game_id
-        self.path = path
-        where = f" in {os.fspath(path)}" if path is not None else ""
-        super().__init__(f"unknown game {game_id!r}{where}")
-
-    def __str__(self) -> str:  # KeyError would repr() the message
-        return str(self.args[0]) if self.args else ""
-
-    def __reduce__(self):
-        return (type(self), (self.game_id, self.path))
-
 
 # --------------------------------------------------------------------------------------
 # helpers
 
 
 def default_store_path() -> pathlib.Path:
-    """``$NOCHMAL_DB`` if set, else ``<user data dir>/nochmal/games.sqlite3``."""
+    """``$NOCHMAL_DB`` if set, else ``<user data dir>/nochmal/games.sqlite3``. (A server URL in
+    ``$NOCHMAL_DB`` is not a path: :func:`default_store_location` gives it as it is.)"""
     env = os.environ.get("NOCHMAL_DB")
     if env:
         return pathlib.Path(env).expanduser()
@@ -158,6 +81,13 @@ def default_store_path() -> pathlib.Path:
     else:
         data_dir = pathlib.Path(platformdirs.user_data_dir("nochmal"))
     return data_dir / "games.sqlite3"
+
+
+def default_store_location() -> str | pathlib.Path:
+    """Where the store is when nobody says: a PostgreSQL URL in ``$NOCHMAL_DB`` as it is, else
+    :func:`default_store_path`."""
+    env = os.environ.get("NOCHMAL_DB", "")
+    return env.strip() if is_server_url(env) else default_store_path()
 
 
 def _check_json(value: Any, where: str, depth: int = 0) -> None:
@@ -188,9 +118,15 @@ def _dump_object(value: Any, what: str) -> str:
         raise StoreError(f"{what} must be a dict, got {type(value).__name__}")
     _check_json(value, what)
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as exc:  # belt and braces
         raise StoreError(f"{what} is not JSON-serialisable: {exc}") from exc
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: neither database stores it
+        raise StoreError(f"{what} holds a character that is not Unicode text "
+                         f"({text[exc.start:exc.end]!r} at {exc.start})") from None
+    return text
 
 
 def _load_object(text: Any, what: str) -> dict:
@@ -236,186 +172,93 @@ class GameInfo:
 
 
 class GameStore:
-    """Append-only event store for games in one SQLite file (see module docstring)."""
+    """Append-only event store for games in one SQLite file or PostgreSQL database (see the
+    module docstring). ``path``: a file, a ``postgresql://`` URL, or None for
+    :func:`default_store_location`. ``path`` afterwards: the file's path, or the URL without its
+    password (for messages)."""
 
     def __init__(self, path: str | os.PathLike | None = None):
-        self.path = pathlib.Path(path) if path is not None else default_store_path()
+        location = path if path is not None else default_store_location()
+        if is_server_url(location):
+            self._backend: Any = PostgresBackend(str(location))
+            self.path: Any = self._backend.where
+        else:
+            self._backend = SqliteBackend(location)
+            self.path = self._backend.path
         self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = None
-        self._conn = self._open()
+        self._conn: Any = None
+        self._conn = self._backend.open()
 
-    # ---- opening ---------------------------------------------------------------------
+    @property
+    def backend(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self._backend.name
 
     def _fail(self, what: str, exc: BaseException | None = None) -> StoreError:
-        detail = f": {exc}" if exc is not None else ""
-        return StoreError(f"game store {os.fspath(self.path)}: {what}{detail}")
-
-    def _open(self) -> sqlite3.Connection:
-        path = self.path
-        if path.exists():
-            if not path.is_file():
-                raise self._fail("not a regular file")
-            try:
-                size = path.stat().st_size
-            except OSError as exc:
-                raise self._fail("cannot read file", exc) from exc
-            if 0 < size < _SMALLEST_DATABASE:
-                # SQLite would take a file this short for an empty database and write over it.
-                raise self._fail("not a SQLite database (shorter than one database page)")
-            # The file's header is read by SQLite below, never by a plain open() here: closing
-            # any descriptor of the file drops every POSIX lock this process holds on it, those
-            # of the server's live connection included, and the next process to close its
-            # connection would then checkpoint and delete the WAL under the server (SQLite's
-            # "How To Corrupt An SQLite Database File", section 2.2). SQLite's own opens of
-            # the same file in one process share their locks and keep them.
-        else:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise self._fail("cannot create directory", exc) from exc
-
-        try:
-            conn = sqlite3.connect(
-                os.fspath(path),
-                timeout=BUSY_TIMEOUT_MS / 1000,
-                isolation_level=None,  # autocommit; we issue BEGIN/COMMIT ourselves
-                check_same_thread=False,
-            )
-        except sqlite3.Error as exc:
-            raise self._fail("cannot open database", exc) from exc
-        try:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            # Read-only inspection first: a foreign database is rejected before we change
-            # anything about it (journal mode, schema).
-            # One read transaction, so user_version and sqlite_master form a consistent
-            # snapshot even while another process is creating the schema.
-            conn.execute("BEGIN")
-            fresh = self._inspect_schema(conn)
-            conn.execute("COMMIT")
-            self._enable_wal(conn)
-            conn.execute("PRAGMA synchronous = FULL")
-            conn.execute("PRAGMA foreign_keys = ON")
-            if fresh:
-                conn.execute("BEGIN IMMEDIATE")
-                # Another process may have created the schema since we looked.
-                if self._inspect_schema(conn):
-                    for statement in _SCHEMA.split(";"):
-                        if statement.strip():
-                            conn.execute(statement)
-                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                conn.execute("COMMIT")
-        except StoreError:
-            self._close_quietly(conn)
-            raise
-        except sqlite3.DatabaseError as exc:
-            self._close_quietly(conn)
-            if _NOT_A_DATABASE in str(exc).lower():
-                # SQLite read the header and found no database: nothing was written (the read
-                # transaction above comes before WAL mode and schema).
-                raise self._fail("not a SQLite database (bad file header)") from exc
-            raise self._fail("not a usable SQLite database", exc) from exc
-        except sqlite3.Error as exc:
-            self._close_quietly(conn)
-            raise self._fail("not a usable SQLite database", exc) from exc
-        return conn
-
-    def _inspect_schema(self, conn: sqlite3.Connection) -> bool:
-        """True if the database is empty (needs the schema); StoreError if it is not ours."""
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        names = sorted(
-            row[0]
-            for row in conn.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
-        )
-        if version == 0:
-            if not names:
-                return True
-            raise self._fail(
-                f"not a nochmal game store (foreign schema with {', '.join(names[:8])}"
-                f"{', ...' if len(names) > 8 else ''}; user_version 0)"
-            )
-        if version != SCHEMA_VERSION:
-            raise self._fail(
-                f"unsupported schema version {version} (user_version); "
-                f"this version of nochmal reads version {SCHEMA_VERSION}"
-            )
-        for table, expected in _EXPECTED_COLUMNS.items():
-            columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-            if not columns:
-                raise self._fail(f"schema mismatch: table {table!r} is missing")
-            missing = expected - columns
-            if missing:
-                raise self._fail(
-                    f"schema mismatch: table {table!r} lacks column(s) {', '.join(sorted(missing))}"
-                )
-        return False
-
-    def _enable_wal(self, conn: sqlite3.Connection) -> None:
-        # Switching a brand-new file to WAL needs an exclusive lock; if another process is
-        # doing the same at this moment SQLite may answer "locked" without waiting.
-        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-        while True:
-            try:
-                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-                break
-            except sqlite3.OperationalError as exc:
-                msg = str(exc).lower()
-                if ("locked" in msg or "busy" in msg) and time.monotonic() < deadline:
-                    time.sleep(0.01)
-                    continue
-                raise
-        if str(mode).lower() != "wal" and os.fspath(self.path) != ":memory:":
-            raise self._fail(f"cannot switch to WAL journal mode (got {mode!r})")
-
-    @staticmethod
-    def _close_quietly(conn: sqlite3.Connection) -> None:
-        with contextlib.suppress(sqlite3.Error):
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-        with contextlib.suppress(sqlite3.Error):
-            conn.close()
+        return self._backend.fail(what, exc)
 
     # ---- transactions --------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _transaction(self, write: bool) -> Iterator[sqlite3.Connection]:
-        """Run the body in one transaction under the lock; wrap sqlite3 errors in StoreError.
+    def _transaction(self, write: bool) -> Iterator[Any]:
+        """Run the body in one transaction under the lock; wrap the database's errors in
+        StoreError.
 
-        Write transactions use BEGIN IMMEDIATE so the read-check-write sequence inside is
-        serialised against every other connection to the file.
+        Write transactions take the backend's write lock before they read (SQLite: BEGIN
+        IMMEDIATE; PostgreSQL: the store's advisory lock), so the read-check-write sequence
+        inside is serialised against every other connection to the store.
         """
+        backend = self._backend
         with self._lock:
-            conn = self._conn
-            if conn is None:
+            if self._conn is None:
                 raise StoreError(f"game store {os.fspath(self.path)}: store is closed")
+            conn = self._begin(write)
             try:
-                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
-                    yield conn
+                    yield backend.cursor(conn)
                 except BaseException:
-                    if conn.in_transaction:
-                        with contextlib.suppress(sqlite3.Error):
-                            conn.execute("ROLLBACK")
+                    backend.rollback_quietly(conn)
                     raise
-                conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                if conn.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
+                backend.commit(conn)
+            except backend.errors as exc:
+                backend.rollback_quietly(conn)
                 raise self._fail("database error", exc) from exc
 
-    def _require_game(self, conn: sqlite3.Connection, game_id: str) -> None:
+    def _begin(self, write: bool) -> Any:
+        """BEGIN on the connection; a server connection that was dropped (a restarted server, an
+        idle connection cut) is opened again once: nothing of this transaction had run on it."""
+        backend = self._backend
+        if not backend.alive(self._conn):
+            backend.close_quietly(self._conn)
+            self._conn = backend.open()
+        try:
+            backend.begin(self._conn, write)
+        except backend.errors as exc:
+            if backend.alive(self._conn):
+                backend.rollback_quietly(self._conn)
+                raise self._fail("database error", exc) from exc
+            backend.close_quietly(self._conn)
+            self._conn = backend.open()
+            try:
+                backend.begin(self._conn, write)
+            except backend.errors as again:
+                backend.rollback_quietly(self._conn)
+                raise self._fail("database error", again) from again
+        return self._conn
+
+    def _require_game(self, conn: Any, game_id: str) -> None:
         if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone() is None:
             raise UnknownGameError(game_id, self.path)
 
     @staticmethod
-    def _next_seq(conn: sqlite3.Connection, game_id: str) -> int:
+    def _next_seq(conn: Any, game_id: str) -> int:
         row = conn.execute(
             "SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE game_id = ?", (game_id,)
         ).fetchone()
         return int(row[0])
 
     @staticmethod
-    def _stamp(conn: sqlite3.Connection) -> str:
+    def _stamp(conn: Any) -> str:
         """Current UTC time, but strictly after every stored updated_at.
 
         Keeps ``list_games`` order equal to modification order even with a coarse or
@@ -511,8 +354,9 @@ class GameStore:
                     "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
                     (game_id, expected_seq, body),
                 )
-            except sqlite3.IntegrityError as exc:  # cannot happen under BEGIN IMMEDIATE
-                raise ConflictError(game_id, expected_seq, self._next_seq(conn, game_id)) from exc
+            except self._backend.integrity_error as exc:  # cannot happen under the write lock
+                # (PostgreSQL reads nothing more in a failed transaction: at least one more is there)
+                raise ConflictError(game_id, expected_seq, expected_seq + 1) from exc
             conn.execute(
                 "UPDATE games SET updated_at = ? WHERE game_id = ?", (self._stamp(conn), game_id)
             )
@@ -571,7 +415,7 @@ class GameStore:
             )
 
     def change_meta(self, game_id: str, change: Callable[[dict], dict]) -> dict:
-        """Read, change and write the game's meta in one ``BEGIN IMMEDIATE`` transaction and
+        """Read, change and write the game's meta in one write transaction and
         return the meta written. ``change`` gets a copy of the meta as stored at that moment
         (no other writer can come in between) and returns the new meta; an exception it raises
         writes nothing and propagates (a claim that finds its seat taken, for example)."""
@@ -585,7 +429,7 @@ class GameStore:
             )
         return _load_object(meta_json, "meta")
 
-    def _read_meta(self, conn: sqlite3.Connection, game_id: str) -> dict:
+    def _read_meta(self, conn: Any, game_id: str) -> dict:
         (text,) = conn.execute("SELECT meta FROM games WHERE game_id = ?", (game_id,)).fetchone()
         return _load_object(text, f"game store {os.fspath(self.path)}: meta of game {game_id!r}")
 
@@ -626,7 +470,7 @@ class GameStore:
         with self._lock:
             conn, self._conn = self._conn, None
             if conn is not None:
-                self._close_quietly(conn)
+                self._backend.close_quietly(conn)
 
     @property
     def closed(self) -> bool:

@@ -8,13 +8,12 @@ on the same file, and reset every throttle. Objects made here are dropped only w
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 from nochmal.store.access import Throttle
-from nochmal.store.db import GameStore, default_store_path
+from nochmal.store.db import GameStore, default_store_location
 
 T = TypeVar("T")
 
@@ -33,11 +32,12 @@ def for_the_process(key: Hashable, make: Callable[[], T]) -> T:
 
 
 def _store_path() -> str:
-    return str(os.environ.get("NOCHMAL_DB") or default_store_path())
+    return str(default_store_location())
 
 
 def store() -> GameStore:
-    """The embedded SQLite store ($NOCHMAL_DB or the user data folder): one per file for the
+    """The game store ($NOCHMAL_DB: an SQLite file or a postgresql:// URL; else the SQLite file in
+    the user data folder): one per file or database for the
     server process's whole life, never dropped by a client. Here, not in :mod:`nochmal.ui.state`,
     so that the change route (:mod:`nochmal.ui.changes`, which state imports) reads it without
     importing state back."""
