@@ -1,7 +1,8 @@
 """Seat claims (issue 17, item 3): a claim is a compare-and-set on the game's meta in the store.
 Claims of different seats at the same moment both survive; two devices claiming the same seat
 at the same moment: one wins, the other is told to try again and never holds a dead code.
-Real SQLite files, real OS processes, and the app's join link with AppTest."""
+Real SQLite files and a real PostgreSQL server (conftest.py's ``store_url``: the store's tests and the
+races run on both), real OS processes, and the app's join link with AppTest."""
 
 from __future__ import annotations
 
@@ -26,8 +27,8 @@ def make(store: GameStore, players: int = 3, **kw) -> GameSession:
 
 
 @pytest.fixture
-def store(tmp_path):
-    with GameStore(tmp_path / "games.sqlite3") as s:
+def store(store_url):
+    with GameStore(store_url) as s:
         yield s
 
 
@@ -126,11 +127,14 @@ def _claimer(db: str, plan: list, barrier, results, who: str, naive: bool) -> No
     results.put((who, out))
 
 
-def _race(db, games: list[str], seats_a: list[int], seats_b: list[int], naive: bool = False) -> dict:
+def _race(db, games: list[str], seats_a: list[int], seats_b: list[int], naive: bool = False,
+          more: tuple[list[int], ...] = ()) -> dict:
+    """Two devices (``seats_a``, ``seats_b``; ``more``: further devices), one process each."""
+    plans = [seats_a, seats_b, *more]
     ctx = mp.get_context("fork")
-    barrier, results = ctx.Barrier(2), ctx.Queue()
+    barrier, results = ctx.Barrier(len(plans)), ctx.Queue()
     procs = [ctx.Process(target=_claimer, args=(db, list(zip(games, seats)), barrier, results, who, naive))
-             for who, seats in (("device-a", seats_a), ("device-b", seats_b))]
+             for who, seats in ((f"device-{chr(ord('a') + i)}", seats) for i, seats in enumerate(plans))]
     for p in procs:
         p.start()
     got = dict(results.get(timeout=120) for _ in procs)
@@ -155,8 +159,8 @@ def _lost(store: GameStore, got: dict) -> tuple[int, int, int]:
     return handed, lost, refused
 
 
-def test_race_two_processes_claim_different_seats_at_the_same_moment_no_claim_lost(tmp_path):
-    db = str(tmp_path / "race.sqlite3")
+def test_race_two_processes_claim_different_seats_at_the_same_moment_no_claim_lost(store_url):
+    db = store_url
     with GameStore(db) as store:
         games = [make(store).game_id for _ in range(ROUNDS)]
         naive_games = [make(store).game_id for _ in range(20)]
@@ -175,8 +179,8 @@ def test_race_two_processes_claim_different_seats_at_the_same_moment_no_claim_lo
     assert naive_lost == 20  # the test does see a lost claim where there is one
 
 
-def test_race_two_processes_claim_the_same_seat_at_the_same_moment_one_wins(tmp_path):
-    db = str(tmp_path / "race.sqlite3")
+def test_race_two_processes_claim_the_same_seat_at_the_same_moment_one_wins(store_url):
+    db = store_url
     with GameStore(db) as store:
         games = [make(store).game_id for _ in range(ROUNDS)]
     got = _race(db, games, [2] * ROUNDS, [2] * ROUNDS)
@@ -188,6 +192,21 @@ def test_race_two_processes_claim_the_same_seat_at_the_same_moment_one_wins(tmp_
     print(f"\nclaim race, same seat: {ROUNDS} races, {handed} won, {refused} told to try again, {lost} lost "
           f"(wins per device: {wins})")
     assert (handed, lost, refused) == (ROUNDS, 0, ROUNDS)
+
+
+def test_race_six_processes_claim_one_seat_at_the_same_moment_exactly_one_wins(store_url):
+    rounds, devices = 30, 6
+    with GameStore(store_url) as store:
+        games = [make(store).game_id for _ in range(rounds)]
+    got = _race(store_url, games, [1] * rounds, [1] * rounds, more=tuple([1] * rounds for _ in range(devices - 2)))
+    assert len(got) == devices
+    with GameStore(store_url) as store:
+        handed, lost, refused = _lost(store, got)
+        for gid in games:
+            winners = [who for who, out in got.items() for g, _, code in out if g == gid and code is not None]
+            assert len(winners) == 1, (gid, winners)
+            assert store.get(gid).meta["claims"] == {"1": winners[0]}
+    assert (handed, lost, refused) == (rounds, 0, rounds * (devices - 1))
 
 
 # --------------------------------------------------------------------------- the join link in the app

@@ -300,11 +300,12 @@ def test_default_store_path(monkeypatch, tmp_path):
         {1: "int key"},
         {"nested": [{"ok": 1}, {"bad": float("nan")}]},
         {"x": float("inf")},
+        {"x": "lone \ud800 surrogate"},
         [1, 2],
         "not a dict",
         None,
     ],
-    ids=["object", "set", "bytes", "int-key", "nan", "inf", "list", "str", "none"],
+    ids=["object", "set", "bytes", "int-key", "nan", "inf", "surrogate", "list", "str", "none"],
 )
 def test_non_serialisable_event_is_rejected_and_nothing_written(store, db, event):
     gid = store.create_game({})
