@@ -120,7 +120,7 @@ class PostgresBackend:
         return f"postgresql://{user}{host}{port}/{parts.get('dbname', '')}"
 
     def fail(self, what: str, exc: BaseException | None = None) -> StoreError:
-        detail = f": {str(exc).strip()}" if exc is not None else ""
+        detail = f": {' '.join(str(exc).split())}" if exc is not None else ""  # libpq's lines: one
         env = " ($NOCHMAL_DB)" if self._from_env else ""
         return StoreError(f"game store {self.where}{env}: {what}{detail}")
 
