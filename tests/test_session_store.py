@@ -1,6 +1,7 @@
 """The game store under the session layer (``nochmal.store.session.GameSession`` over
 ``nochmal.store.db.GameStore``): crash safety with SIGKILLed writer processes, two writers on one
-game (optimistic concurrency), corrupt files. Real SQLite files, real subprocesses, no mocks."""
+game (optimistic concurrency), corrupt files. Real SQLite files and a real PostgreSQL server (conftest.py's
+``store_url``: the crash and race tests run on both), real subprocesses, no mocks."""
 
 from __future__ import annotations
 
@@ -46,12 +47,24 @@ def stored_actions(store: GameStore, gid: str) -> list[dict]:
 
 # --------------------------------------------------------------------------- crash safety
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_sigkill_during_a_session_loses_no_acknowledged_event(tmp_path):
+def test_sigkill_during_a_session_loses_no_acknowledged_event(tmp_path, store_url, request):
+    on_server = store_url.startswith("postgresql://")
+
+    def store_for(index: int) -> str:
+        """A new store for each game: a file, or a new schema on the server."""
+        if index == 0:
+            return store_url
+        if on_server:
+            from conftest import fresh_pg_store
+
+            return fresh_pg_store(request.getfixturevalue("pg_cluster"))
+        return str(tmp_path / f"crash{index}.sqlite3")
+
     rng = random.Random(20261122)
     rounds = 20
     players, mission = 3, 1
     db_index = 0
-    path = tmp_path / "crash0.sqlite3"
+    path = store_for(0)
     acked_total = 0
     kills = 0
     for r in range(rounds):
@@ -94,7 +107,7 @@ def test_sigkill_during_a_session_loses_no_acknowledged_event(tmp_path):
         acked_total += len(acks)
 
         # every reopened game is valid and holds at least every acknowledged event
-        if path.exists():
+        if on_server or os.path.exists(path):
             with GameStore(path) as store:
                 games = store.list_games()
                 assert len(games) <= 1
@@ -110,20 +123,21 @@ def test_sigkill_during_a_session_loses_no_acknowledged_event(tmp_path):
                         done = True
                 else:
                     assert not acks
-            raw = sqlite3.connect(path)
-            try:
-                assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            finally:
-                raw.close()
-        if done:  # the game is over: the next rounds play a new game in a new file
+            if not on_server:
+                raw = sqlite3.connect(path)
+                try:
+                    assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+                finally:
+                    raw.close()
+        if done:  # the game is over: the next rounds play a new game in a new store
             db_index += 1
-            path = tmp_path / f"crash{db_index}.sqlite3"
+            path = store_for(db_index)
     assert kills >= 15
     assert acked_total > rounds
 
 
-def test_two_writer_processes_racing_on_one_game(tmp_path):
-    path = tmp_path / "race.sqlite3"
+def test_two_writer_processes_racing_on_one_game(store_url):
+    path = store_url
     players, mission, seed = 2, 2, 9
     with GameStore(path) as store:
         ses = GameSession.create(store, writer.make_game(players, mission), kind="digital", seed=seed)
@@ -145,8 +159,7 @@ def test_two_writer_processes_racing_on_one_game(tmp_path):
 
 
 # --------------------------------------------------------------------------- two writers in one process
-def _two_sessions(tmp_path):
-    path = tmp_path / "two.sqlite3"
+def _two_sessions(path):
     store1, store2 = GameStore(path), GameStore(path)  # two devices, two connections
     game = CoopGame.create(3, 2)
     s1 = GameSession.create(store1, game, kind="digital", seed=5)
@@ -154,8 +167,8 @@ def _two_sessions(tmp_path):
     return store1, store2, s1, s2
 
 
-def test_two_sessions_one_records_the_other_conflicts(tmp_path):
-    store1, store2, s1, s2 = _two_sessions(tmp_path)
+def test_two_sessions_one_records_the_other_conflicts(store_url):
+    store1, store2, s1, s2 = _two_sessions(store_url)
     try:
         # both read the same position
         assert s1.state.to_json() == s2.state.to_json()
@@ -193,8 +206,8 @@ def test_two_sessions_one_records_the_other_conflicts(tmp_path):
         store2.close()
 
 
-def test_two_sessions_conflicting_undo(tmp_path):
-    store1, store2, s1, s2 = _two_sessions(tmp_path)
+def test_two_sessions_conflicting_undo(store_url):
+    store1, store2, s1, s2 = _two_sessions(store_url)
     try:
         s1.roll_digital()
         s2.refresh()

@@ -2,7 +2,8 @@
 game records its game, events are parsed and folded by that game's codec, seat claims and meta
 changes are the same compare-and-set, an export imports back, hostile events are refused and
 change nothing, and games stored before the registry (no ``game`` field) still open as Noch mal!.
-Real SQLite files and real subprocesses, no mocks."""
+Real SQLite files, a real PostgreSQL server (conftest.py's ``store_url``: the claim, the export/import
+round trip and the SIGKILL test run on both) and real subprocesses, no mocks."""
 
 from __future__ import annotations
 
@@ -97,8 +98,8 @@ def test_seats_enter_in_any_order_with_their_own_seat(tmp_path):
         assert ses.n_events == 4
 
 
-def test_a_twentyone_claim_is_the_same_compare_and_set(tmp_path):
-    with GameStore(tmp_path / "g.sqlite3") as store:
+def test_a_twentyone_claim_is_the_same_compare_and_set(store_url):
+    with GameStore(store_url) as store:
         ses = new_game(store, players=2)
         other = GameSession.load(store, ses.game_id)
         ses.claim_seat(1, "phone-a")
@@ -109,8 +110,8 @@ def test_a_twentyone_claim_is_the_same_compare_and_set(tmp_path):
         assert set(GameSession.load(store, ses.game_id).meta["claims"]) == {"0", "1"}
 
 
-def test_an_export_of_a_twentyone_game_imports_back_and_replays(tmp_path):
-    with GameStore(tmp_path / "g.sqlite3") as store:
+def test_an_export_of_a_twentyone_game_imports_back_and_replays(store_url):
+    with GameStore(store_url) as store:
         ses = new_game(store, players=2, title="Sunday")
         play_to_the_end(ses, rng_seed=4)
         data = json.loads(json.dumps(ses.export()))
@@ -214,8 +215,8 @@ while not ses.state.is_terminal():
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_sigkill_while_a_twentyone_game_is_recorded_loses_no_acknowledged_event(tmp_path):
-    path = tmp_path / "kill.sqlite3"
+def test_sigkill_while_a_twentyone_game_is_recorded_loses_no_acknowledged_event(store_url):
+    path = store_url
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")])))
     killed = 0
     for round_ in range(5):
