@@ -231,3 +231,25 @@ def test_the_app_says_one_sentence_for_an_unreachable_server(tmp_path, monkeypat
     assert any("The game store cannot be used" in e for e in errors), errors
     for text in errors + texts(at, "markdown") + texts(at, "caption"):
         assert str(port) not in text and "s3cret" not in text and "postgresql" not in text, text
+
+
+def test_a_read_only_or_locked_server_is_told_as_such(pg_url):
+    """The app's sentences (nochmal/ui/storeerror.py) read PostgreSQL's SQLSTATE as they read
+    SQLite's error names: a read-only transaction, a write lock not had in time."""
+    from nochmal.ui.storeerror import kind
+
+    with GameStore(pg_url) as store:
+        gid = store.create_game({})
+    read_only = pg_url + "%20-cdefault_transaction_read_only%3Don"
+    with GameStore(read_only) as store:
+        assert store.events(gid) == []  # reading works
+        with pytest.raises(StoreError) as excinfo:
+            store.append(gid, 0, {"x": 1})
+        assert kind(excinfo.value) == "readonly", excinfo.value
+    with GameStore(pg_url) as holder, GameStore(pg_url) as waiter:
+        waiter._conn.execute("SET lock_timeout = 100")  # 100 ms here instead of the store's 5 s
+        with holder._transaction(write=True):
+            with pytest.raises(StoreError) as excinfo:
+                waiter.append(gid, 0, {"x": 1})
+        assert kind(excinfo.value) == "busy", excinfo.value
+        assert waiter.append(gid, 0, {"x": 1}) == 0  # and it works once the lock is free

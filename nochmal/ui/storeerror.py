@@ -1,6 +1,7 @@
 """What a person is told when the game store fails (read-only, full, busy, cannot be opened):
-one short sentence in the page's language, never the store's file path or SQLite's words. Those
-go to the server's log (stderr), where the person who runs the app can read them."""
+one short sentence in the page's language, never the store's file path (or server) or the
+database's words (SQLite's or PostgreSQL's). Those go to the server's log (stderr), where the
+person who runs the app can read them."""
 
 from __future__ import annotations
 
@@ -23,6 +24,25 @@ def _sqlite_name(err: BaseException) -> str:
     return ""
 
 
+#: PostgreSQL's SQLSTATEs (psycopg's ``sqlstate``) for the same troubles: a read-only transaction or
+#: server in recovery, a full disk or too little memory, a lock not had in time or a deadlock.
+_PG_READONLY = ("25006", "57P03")
+_PG_FULL = ("53100", "53200")
+_PG_BUSY = ("55P03", "40P01", "53300")
+
+
+def _sqlstate(err: BaseException) -> str:
+    """PostgreSQL's SQLSTATE of the error behind ``err``, else ""."""
+    seen = 0
+    cause: BaseException | None = err
+    while cause is not None and seen < 8:
+        state = getattr(cause, "sqlstate", None)
+        if isinstance(state, str) and state:
+            return state
+        cause, seen = cause.__cause__ or cause.__context__, seen + 1
+    return ""
+
+
 def kind(err: StoreError) -> str:
     """"readonly", "full", "busy", "gone" (the game is not in the store), "conflict", or "other"."""
     if isinstance(err, UnknownGameError):
@@ -30,12 +50,15 @@ def kind(err: StoreError) -> str:
     if isinstance(err, (ConflictError, MetaConflictError)):
         return "conflict"
     name = _sqlite_name(err)
+    state = _sqlstate(err)
     text = str(err).lower()
-    if name.startswith("SQLITE_READONLY") or "readonly database" in text or "read-only" in text:
+    if (name.startswith("SQLITE_READONLY") or state in _PG_READONLY or "readonly database" in text
+            or "read-only" in text):
         return "readonly"
-    if name.startswith("SQLITE_FULL") or "disk is full" in text or name.startswith("SQLITE_IOERR_WRITE"):
+    if (name.startswith("SQLITE_FULL") or state in _PG_FULL or "disk is full" in text
+            or name.startswith("SQLITE_IOERR_WRITE")):
         return "full"
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or state in _PG_BUSY or "database is locked" in text:
         return "busy"
     return "other"
 
