@@ -110,7 +110,7 @@ class PostgresBackend:
 
     def _named(self) -> str:
         """How an error names the store before the URL is parsed: never its text (a password)."""
-        return "$NOCHMAL_DB (a postgresql:// URL)" if self._from_env else "(a postgresql:// URL)"
+        return "$NOCHMAL_DB (a postgresql:// URL)" if self._from_env else "(the postgresql:// URL given)"
 
     @staticmethod
     def _redacted(parts: dict) -> str:
