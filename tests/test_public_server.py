@@ -159,26 +159,35 @@ def test_a_quota_refuses_the_use_over_its_limit_until_the_oldest_leaves_the_wind
             Quota(bad)
 
 
-def _age(path, game_id: str, days: float) -> None:
+def _sql(url, query: str, args: tuple) -> list:
+    """``query`` (``?`` placeholders) straight on the store's database, SQLite or PostgreSQL."""
+    if str(url).startswith("postgresql"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            cur = conn.execute(query.replace("?", "%s"), args)
+            return cur.fetchall() if cur.description else []
+    with sqlite3.connect(url) as conn:
+        return conn.execute(query, args).fetchall()
+
+
+def _age(url, game_id: str, days: float) -> None:
     """Set a game's last change ``days`` days back (as if nothing happened to it since)."""
     stamp = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=days)).isoformat(timespec="microseconds")
-    with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE games SET updated_at = ? WHERE game_id = ?", (stamp, game_id))
+    _sql(url, "UPDATE games SET updated_at = ? WHERE game_id = ?", (stamp, game_id))
 
 
-def test_purge_deletes_idle_games_with_their_events_and_never_a_recent_one(tmp_path):
-    path = tmp_path / "g.sqlite"
-    with GameStore(path) as store:
+def test_purge_deletes_idle_games_with_their_events_and_never_a_recent_one(store_url):
+    with GameStore(store_url) as store:
         old, finished, fresh = (store.create_game({"n": i}, title=t) for i, t in enumerate(("old", "done", "new")))
         for gid in (old, finished, fresh):
             store.append(gid, 0, {"type": "roll"})
-        _age(path, old, 10)
-        _age(path, finished, 3.1)
-        _age(path, fresh, 2.9)
+        _age(store_url, old, 10)
+        _age(store_url, finished, 3.1)
+        _age(store_url, fresh, 2.9)
         assert store.purge_idle(3) == sorted([old, finished])
         assert [g.game_id for g in store.list_games()] == [fresh] and store.n_events(fresh) == 1
-        with sqlite3.connect(path) as conn:
-            assert conn.execute("SELECT COUNT(*) FROM events WHERE game_id != ?", (fresh,)).fetchone()[0] == 0
+        assert _sql(store_url, "SELECT COUNT(*) FROM events WHERE game_id != ?", (fresh,))[0][0] == 0
         assert store.purge_idle(3) == []
         store.append(fresh, 1, {"type": "roll"})  # a move today: not idle any more
         assert store.purge_idle(1) == []
