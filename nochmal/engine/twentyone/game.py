@@ -157,6 +157,8 @@ class TwentyOneGame:
     #: which game of this project it is (as :attr:`nochmal.engine.game.Game.game_name`)
     game_name = name
     title = "twenty one"
+    #: a competitive game (what the app's shared panels ask a game: the host is no mission leader)
+    cooperative = False
     min_seats = D.MIN_PLAYERS
     max_seats = D.MAX_PLAYERS
 

@@ -13,6 +13,7 @@ from nochmal.ui.labels import author_label
 from nochmal.store.transfer import MAX_EXPORT_BYTES, import_game, parse_export_bytes
 from nochmal.store.db import StoreError
 from nochmal.ui import owner, state
+from nochmal.ui.games import game_ui
 from nochmal.ui.layout import follow_goto
 from nochmal.ui.panels.undo import undo_button
 from nochmal.ui.safe import code, md
@@ -75,19 +76,22 @@ if opened is None:
     st.info(_("No game is open. Open one on the **Start** page, or import an exported game below."))
 else:
     ses, access = opened
+    own_ui = game_ui(ses.kind)  # a game with pages of its own (nochmal.ui.games); None: Noch mal!
     events = ses.events
     in_force = {ev.seq for ev in eventlog.effective_events(events)}
     st.subheader(md(ses.title))
     st.caption(" · ".join((  # the English says "events"/"decisions" for any number
         ngettext("{n} events", "{n} events", len(events)).format(n=len(events)),
         ngettext("{n} decisions in force", "{n} decisions in force", len(in_force)).format(n=len(in_force)))))
-    undo_button(ses, access, key="hist-undo")
+    (own_ui.undo_button if own_ui is not None else undo_button)(ses, access, key="hist-undo")
     if not events:
         st.caption(_("No events yet."))
     lines = []
     browser_zone = _browser_zone()
     for ev in events:  # Markdown: every text that came from a user or a file goes through md()
-        text = f"`#{ev.seq}` {md(event_text(ses.game, ev, ses.seat_names))}"
+        words = own_ui.event_text(ev, ses.seat_names) if own_ui is not None else event_text(ses.game, ev,
+                                                                                              ses.seat_names)
+        text = f"`#{ev.seq}` {md(words)}"
         by = author_label(ev.by, ses.seat_names, ses.game.cooperative) if ev.by else ""
         meta = " · ".join(x for x in (by, i18n.date_time(ev.at, browser_zone)) if x)
         if ev.type != "undo" and ev.seq not in in_force:

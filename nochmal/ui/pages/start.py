@@ -10,6 +10,7 @@ from nochmal.engine.coopdata import TABLEAU_KEYS, get_mission, get_tableau, load
 from nochmal.engine.errors import NochmalError
 from nochmal.bots.plan import team_plan
 from nochmal.store.errors import AccessError, TooManyGuessesError
+from nochmal.store.games import DEFAULT_GAME, GAMES, game_kind
 from nochmal.store.session import GameSession
 from nochmal.engine.sheet import get_sheet, sheet_ids
 from nochmal.store.db import StoreError
@@ -19,6 +20,7 @@ from nochmal.data.i18n import _, ngettext, pgettext
 from nochmal.data.provenance import value_meaning
 from nochmal.ui import device, housekeeping, state
 from nochmal.ui.labels import default_name, mission_name, provenance_label, provenance_summary_words, translated
+from nochmal.ui.games import game_ui
 from nochmal.ui.layout import follow_goto
 from nochmal.ui.panels.coopset import page_link, sheets_note
 from nochmal.ui.panels.join import (claim_from_link, claim_prompt, join_panel, lobby_panel, seat_claim,
@@ -169,7 +171,8 @@ def default_title(rules, n: int, mission: int) -> str:
 # --------------------------------------------------------------------------- callbacks
 def _defaults() -> None:
     # a value of None (a widget whose first run was cut short) counts as not set
-    for key, value in (("new-kind", "companion"), ("new-mode", modes.DEFAULT_MODE), ("new-mission", 1)):
+    for key, value in (("new-kind", "companion"), ("new-mode", modes.DEFAULT_MODE), ("new-mission", 1),
+                       ("new-game", DEFAULT_GAME)):
         if ss.get(key) is None:
             ss[key] = value
     if ss.get("new-players") is None:
@@ -390,61 +393,8 @@ def _plan_preview(n: int, sheets: list, mission: int, kind: str) -> None:
         team_plan_panel(team_plan(game), names, digital=kind == "digital", bots=bots)
 
 
-# --------------------------------------------------------------------------- the page
-follow_goto()
-_defaults()
-st.title("🎲 Noch mal!")
-state.show_flash()
-
-opened = state.open_game()
-if opened is not None:
-    claim_from_link(*opened)  # a per-seat link (&claim=N): claims that seat at once
-    follow_goto()  # ... and opens its sheet on the Table page
-if opened is None and ss.get("device_pending") and st.query_params.get("game"):
-    # a reload or a browser restart: the game's code is in this browser's storage, which reports
-    # a moment after the page is drawn; say so at once (never a page that looks empty or a form
-    # that is replaced a second later)
-    with st.container(border=True, key="open-game-pending"):
-        st.info(_("Opening the game on this device…"), icon="⏳")
-elif opened is None and state.lost_seat_note():
-    st.warning(state.lost_seat_note(), icon="📱")
-elif opened is None and ss.get("access_note"):
-    st.warning(ss["access_note"])
-if opened is None and _device_entries():
-    with st.container(border=True, key="resume-box"):
-        st.markdown(_("**Resume on this device**"))
-        _device_games(_device_entries()[:3], "top")
-if opened is not None:
-    ses, access = opened
-    my_seat = state.my_seat()
-    with st.container(border=True, key="open-game"):
-        host_role = _("mission leader's screen (all seats)") if ses.game.cooperative else _("host (all seats)")
-        role = (host_role if access == "host" else
-                _("this device plays {seat}").format(seat=_seat(my_seat, ses.seat_names[my_seat]))
-                if my_seat is not None else _("joined device — choose your seat"))
-        st.markdown(_("**Open game:** {title} · {role}").format(title=md(ses.title), role=role))
-        if access == "host":
-            takeover_prompts(ses)
-            if _humans(ses) > 1:  # solo, or one person against bots: no phone to join
-                with st.expander(_("📱 Join with phones"), expanded=True):
-                    lobby_panel(ses, key="start-lobby")
-                    join_panel(ses, key="start-join")
-            with st.expander(_("🔑 Go on with this game on another computer")):
-                st.markdown(_("This browser keeps the game. On another computer, type on **Start → Resume or join** "
-                              "the game id {id} and the host code {host_code}: they open it with all seats.").format(
-                    id=code(ses.game_id), host_code=code(ses.meta["host_code"])))
-        if access == "seat" and my_seat is None:
-            claim_prompt(ses)
-            seat_claim(ses)
-        with st.container(horizontal=True):
-            st.button(_("Go to the table"), key="goto-table", type="primary", icon="🎲", on_click=state.goto,
-                      args=("table",))
-            st.button(_("Close this game"), key="close-game", on_click=_close)
-
-tab_new, tab_open, tab_mine, tab_delete = st.tabs([_("New game"), _("Resume or join"), _("Games on this device"),
-                                                   _("Delete")])
-
-with tab_new:
+def _nochmal_form() -> None:
+    """The New game form of *Noch mal!* (its modes, players, mission, seats and sheets)."""
     # issue 42, item 5: the choices every table makes and the Create button come first, within a
     # phone's first screen; the seats' names and sheets are folded above the button, the notes on
     # stand-in sheets and the tableau folded below it
@@ -547,6 +497,70 @@ with tab_new:
                 page_link("tableaus", _("Enter your printed tableau (Tableaus page)"), "🎯")
     if rules.has_mission:
         _plan_preview(n, chosen, int(ss["new-mission"]), kind)
+
+
+# --------------------------------------------------------------------------- the page
+follow_goto()
+_defaults()
+st.title("🎲 Noch mal!")
+state.show_flash()
+
+opened = state.open_game()
+if opened is not None:
+    claim_from_link(*opened)  # a per-seat link (&claim=N): claims that seat at once
+    follow_goto()  # ... and opens its sheet on the Table page
+if opened is None and ss.get("device_pending") and st.query_params.get("game"):
+    # a reload or a browser restart: the game's code is in this browser's storage, which reports
+    # a moment after the page is drawn; say so at once (never a page that looks empty or a form
+    # that is replaced a second later)
+    with st.container(border=True, key="open-game-pending"):
+        st.info(_("Opening the game on this device…"), icon="⏳")
+elif opened is None and state.lost_seat_note():
+    st.warning(state.lost_seat_note(), icon="📱")
+elif opened is None and ss.get("access_note"):
+    st.warning(ss["access_note"])
+if opened is None and _device_entries():
+    with st.container(border=True, key="resume-box"):
+        st.markdown(_("**Resume on this device**"))
+        _device_games(_device_entries()[:3], "top")
+if opened is not None:
+    ses, access = opened
+    my_seat = state.my_seat()
+    with st.container(border=True, key="open-game"):
+        host_role = _("mission leader's screen (all seats)") if ses.game.cooperative else _("host (all seats)")
+        role = (host_role if access == "host" else
+                _("this device plays {seat}").format(seat=_seat(my_seat, ses.seat_names[my_seat]))
+                if my_seat is not None else _("joined device — choose your seat"))
+        st.markdown(_("**Open game:** {title} · {role}").format(title=md(ses.title), role=role))
+        if access == "host":
+            takeover_prompts(ses)
+            if _humans(ses) > 1:  # solo, or one person against bots: no phone to join
+                with st.expander(_("📱 Join with phones"), expanded=True):
+                    lobby_panel(ses, key="start-lobby")
+                    join_panel(ses, key="start-join")
+            with st.expander(_("🔑 Go on with this game on another computer")):
+                st.markdown(_("This browser keeps the game. On another computer, type on **Start → Resume or join** "
+                              "the game id {id} and the host code {host_code}: they open it with all seats.").format(
+                    id=code(ses.game_id), host_code=code(ses.meta["host_code"])))
+        if access == "seat" and my_seat is None:
+            claim_prompt(ses)
+            seat_claim(ses)
+        with st.container(horizontal=True):
+            st.button(_("Go to the table"), key="goto-table", type="primary", icon="🎲", on_click=state.goto,
+                      args=("table",))
+            st.button(_("Close this game"), key="close-game", on_click=_close)
+
+tab_new, tab_open, tab_mine, tab_delete = st.tabs([_("New game"), _("Resume or join"), _("Games on this device"),
+                                                   _("Delete")])
+
+with tab_new:
+    st.radio(_("Game"), list(GAMES), format_func=lambda g: translated(GAMES[g].word), key="new-game",
+             horizontal=True)
+    chosen_ui = game_ui(game_kind(ss["new-game"]))
+    if chosen_ui is not None:  # a game with pages of its own (nochmal.ui.games)
+        chosen_ui.new_game_form()
+    else:
+        _nochmal_form()
 
 with tab_open:
     st.markdown(_("Open a game with its **id** and a **code**. The host code opens it with all seats; the "

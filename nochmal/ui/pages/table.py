@@ -15,6 +15,7 @@ from nochmal.ui import lang
 from nochmal.ui import botplay, entry, eventlog, sheetmarks
 from nochmal.ui.actions import conflict_text, roll_key, run_action, show_toast
 from nochmal.ui.labels import game_title, kind_label, mission_name, seat_label
+from nochmal.ui.games import game_ui
 from nochmal.ui.layout import PAGES_DIR, follow_goto, game_or_stop
 from nochmal.ui.panels import news as news_panel
 from nochmal.ui.panels.advisor import advisor_panel, selection_ctx
@@ -279,6 +280,7 @@ names = ses.seat_names
 bots = ses.meta.get("bots") or [None] * ses.game.n_seats
 kind = ses.meta.get("kind", "companion")
 device_seat = state.my_seat()
+own_ui = game_ui(ses.kind)  # a game with pages of its own (nochmal.ui.games); None: Noch mal!
 show_toast()
 
 if access == "seat" and device_seat is None:
@@ -286,6 +288,8 @@ if access == "seat" and device_seat is None:
     with st.container(border=True):
         claim_prompt(ses)
         seat_claim(ses)
+elif own_ui is not None:
+    own_ui.table_page(ses, access, device_seat)
 elif device_seat is not None:
     _bots(ses, bots, kind)
     phone_view(ses, ses.state, names, bots, kind, device_seat)
@@ -301,5 +305,6 @@ else:
     _bots(ses, bots, kind)
     host_view(ses, ses.state, names, bots, kind, access)
 
-news_panel.announce_new(ses, names)
+if own_ui is None:
+    news_panel.announce_new(ses, names)
 # the page follows the game through the sidebar's watcher (layout.sidebar, state.watch_game)

@@ -1,0 +1,98 @@
+"""twenty one in words, in the language in force: the dice's colours, a stored event, a refusal
+(the engine's rule id kept for a "why" detail), the end of the game. Plain text or Markdown; no
+widgets, no streamlit (tested without a page)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nochmal.data.i18n import _, ngettext, pgettext
+from nochmal.engine.errors import NochmalError
+from nochmal.engine.twentyone.components import COLOURS
+from nochmal.ui.labels import seat_label
+
+
+def die_colour(colour: int | str) -> str:
+    """A die's colour (index or the engine's English name) in the language in force."""
+    words = (pgettext("twenty one die", "white"), pgettext("twenty one die", "black"),
+             pgettext("twenty one die", "red"), pgettext("twenty one die", "blue"),
+             pgettext("twenty one die", "yellow"), pgettext("twenty one die", "green"))
+    if isinstance(colour, str):
+        return words[COLOURS.index(colour)] if colour in COLOURS else colour
+    return words[colour]
+
+
+def rule_words(rule: str | None) -> str:
+    """What the rule ``rule`` (an id of RULES-TWENTYONE.md) says, in the game's own words."""
+    words = {
+        "T-DICE": _("Six dice, one of each colour; each shows 1 to 6."),
+        "T-START": _("The first active player is drawn by lot, once, at the start."),
+        "T-ROLL": _("The active player rolls all six dice; once, they may take a second attempt: the 1s stay, "
+                    "every other die is rolled again."),
+        "T-ENTER": _("Every player enters at least one die in their current row: each die in the field of its "
+                     "colour, if that field is free and the die shows at most the printed number."),
+        "T-CROSS": _("Who cannot or will not enter crosses out the leftmost free field of the row; never both "
+                     "entering and crossing out in one round."),
+        "T-ONE-ROW": _("One row per round: a row filled this round is scored, the next row is used from the next "
+                       "round on."),
+        "T-END": _("When a player has scored their fifth row, the round is finished and the game ends."),
+    }
+    return words[rule] if rule in words else ""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refused entry: ``words`` to read (no rule id) and ``why`` (the rule's words and its id)."""
+
+    words: str
+    why: str
+
+
+def refusal(err: NochmalError) -> Refusal:
+    """The engine's refusal for a player: the rule in words, and its id and the engine's own
+    reason in the "why" detail."""
+    rule = getattr(err, "rule", None)
+    general = rule_words(rule)
+    words = general or _("This is not allowed now.")
+    detail = getattr(err, "reason", None) or getattr(err, "detail", None) or str(err)
+    why = _("{words} (rule {rule}; the engine says: {detail})").format(words=general or words, rule=rule or "-",
+                                                                        detail=detail)
+    return Refusal(words, why)
+
+
+def event_text(ev, names: list[str]) -> str:
+    """A stored twenty one event in words (the History page, an undo)."""
+    who = (lambda s: seat_label(names, s))
+    kind = getattr(ev, "type", "")
+    if kind == "lot":
+        return _("{seat} drew the first turn").format(seat=who(ev.seat))
+    if kind == "roll":
+        faces = ", ".join(f"{die_colour(c)} {ev.faces[c]}" for c in COLOURS if c in ev.faces)
+        return (_("digital dice: {faces}") if ev.source == "sampled" else _("roll entered: {faces}")).format(
+            faces=faces)
+    if kind == "keep":
+        return _("{seat} keeps the first attempt").format(seat=who(ev.seat))
+    if kind == "again":
+        return _("{seat} takes the second attempt (the 1s stay)").format(seat=who(ev.seat))
+    if kind == "enter":
+        return _("{seat} enters {dice}").format(seat=who(ev.seat), dice=", ".join(die_colour(c) for c in ev.dice))
+    if kind == "cross-out":
+        return _("{seat} crosses out field {field}").format(seat=who(ev.seat), field=ev.field + 1)
+    if kind == "undo":
+        return _("undo of event {seq}").format(seq=ev.undoes)
+    return kind
+
+
+def outcome_text(state, names: list[str]) -> str:
+    """The end of the game: every seat's total (highest first) and the winner(s), as Markdown."""
+    out = state.outcome()
+    winners = ", ".join(seat_label(names, w) for w in out.winners)
+    lines = [ngettext("**{winners} wins!**", "**{winners} share the win!**", len(out.winners)).format(
+        winners=winners)]
+    for r in sorted(out.seats, key=lambda r: -r.total):
+        rows = " + ".join(str(x.total) for x in r.rows)
+        lines.append(_("{seat}: **{total}** points (rows {rows})").format(seat=seat_label(names, r.seat),
+                                                                          total=r.total, rows=rows))
+    return "  \n".join(lines)
+
+

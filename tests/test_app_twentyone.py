@@ -1,0 +1,189 @@
+"""twenty one in the app (issue 44, items 4, 5 and 8): the Start page creates a twenty one game
+from the registry's words, seats and bots; the Table page plays it (digital dice, the second
+attempt, the seats' entries and cross-outs, bots) to the end with the totals and the winner; a
+refused entry shows the rule in words (its id only in the "why" detail) and changes nothing; a
+fresh app on the same store shows the same position; History lists the game's events in words;
+German labels in the game's own words. Each test has its own SQLite store (``env``); AppTest
+drives the real app by widget key."""
+
+from __future__ import annotations
+
+from apptools import HISTORY, TABLE, app, env, no_exception, texts  # noqa: F401 (env: the fixture)
+from nochmal.data import i18n
+from nochmal.engine.twentyone import KEEP, Enter, TwentyOneGame
+from nochmal.engine.twentyone.game import CHOOSE, ENTER
+from nochmal.store.session import GameSession
+from nochmal.ui.twentyone.sheet import sheet_html
+from pagegames import load
+
+
+def host(ses, page=TABLE):
+    at = app({"game": ses.game_id, "code": ses.meta["host_code"]})
+    at.switch_page(page).run()
+    no_exception(at)
+    return at
+
+
+def html_of(at) -> str:
+    """The game's HTML on the page: the sheets and the dice."""
+    return "".join(h.proto.body for h in at.get("html") if "t21-" in h.proto.body)
+
+
+def new(env, players=2, bots=None, kind="digital", seed=5) -> GameSession:
+    return GameSession.create(env, TwentyOneGame.create(players), kind=kind, seed=seed,
+                              seat_names=[f"P{i + 1}" for i in range(players)], bots=bots)
+
+
+def test_start_offers_the_games_of_the_registry_and_creates_a_twentyone_game_with_bots(env):
+    at = app()
+    no_exception(at)
+    game = at.radio(key="new-game")
+    assert list(game.options) == ["Noch mal!", "twenty one"]
+    game.set_value("twentyone").run()
+    no_exception(at)
+    assert at.selectbox(key="t21-players").value == 3
+    assert [at.selectbox(key=f"t21-sheet-{i}").value for i in range(3)] == ["A", "B", "C"]
+    assert "stand-in" in at.selectbox(key="t21-sheet-0").format_func("A")
+    at.selectbox(key="t21-bot-1").set_value("greedy")
+    at.selectbox(key="t21-bot-2").set_value("race")
+    at.text_input(key="t21-seed").set_value("11")
+    at.button(key="t21-create").click().run()
+    no_exception(at)
+    ses = load(env, at.query_params["game"])
+    assert ses.meta["game"] == "twentyone" and ses.meta["kind"] == "digital" and ses.meta["seed"] == 11
+    assert ses.meta["bots"] == [None, "greedy", "race"]
+    assert [s.id for s in ses.game.sheets] == ["A", "B", "C"]
+    assert ses.title == "twenty one, 3 players"
+    # the Table page opened: the host's screen with every sheet
+    assert at.button(key="t21-lot-btn") is not None
+    assert html_of(at).count('class="t21-sheet"') == 3
+
+
+def test_start_refuses_two_seats_on_one_sheet_and_stores_nothing(env):
+    at = app()
+    at.radio(key="new-game").set_value("twentyone").run()
+    at.selectbox(key="t21-sheet-1").set_value("A").run()
+    at.button(key="t21-create").click().run()
+    no_exception(at)
+    assert any("different sheet" in e for e in texts(at, "error")), texts(at, "error")
+    assert env.list_games() == []
+
+
+def play_human_seat(at, ses, seat=0, limit=200):
+    """Play seat ``seat`` through the page (roll, keep, enter the first fitting die or cross out);
+    the bots play by themselves. Returns the page at the end."""
+    for _ in range(limit):
+        ses.refresh()
+        gs = ses.state
+        if gs.is_terminal():
+            return at
+        if gs.is_chance_node():
+            btn = "t21-lot-btn" if gs.phase == "lot" else "t21-roll-btn"
+            at.button(key=btn).click().run()
+        elif gs.phase == CHOOSE:
+            at.button(key="t21-keep").click().run()
+        elif gs.phase == ENTER:
+            fits = gs.fits(seat)
+            seen = f"{gs.round_index}|{gs.phase}|{gs.first}|{gs.dice}"
+            if fits:
+                at.pills(key=f"t21-pick-{seat}-{seen}").set_value([fits[0].colour]).run()
+                at.button(key=f"t21-enter-{seat}").click().run()
+            else:
+                at.button(key=f"t21-cross-{seat}").click().run()
+        no_exception(at)
+    raise AssertionError("the game did not end")
+
+
+def test_a_person_and_two_bots_play_to_the_end_with_the_totals_and_the_winner(env):
+    ses = new(env, players=3, bots=[None, "greedy", "optimum"])
+    at = host(ses)
+    at = play_human_seat(at, ses)
+    ses.refresh()
+    assert ses.state.is_terminal()
+    out = ses.state.outcome()
+    shown = " ".join(texts(at, "markdown"))
+    assert "The game is over." in shown
+    for r in out.seats:
+        assert f"**{r.total}** points" in shown
+    assert ("wins!" in shown) == (len(out.winners) == 1)
+    page = html_of(at)
+    assert page.count('class="t21-sheet"') == 3 and "= " in page  # the scored rows' points
+    again = host(ses)  # reload: the same end
+    assert " ".join(texts(again, "markdown")) == shown
+
+
+def test_a_refused_entry_shows_the_rule_in_words_and_changes_nothing(env):
+    ses = new(env, players=1)
+    at = host(ses)
+    while True:
+        ses.refresh()
+        gs = ses.state
+        if gs.phase == CHOOSE:
+            at.button(key="t21-keep").click().run()
+            continue
+        if gs.is_chance_node():
+            at.button(key="t21-roll-btn").click().run()
+            continue
+        unfit = [c for c in range(6) if c not in {f.colour for f in gs.fits(0)}]
+        if unfit:
+            break
+        at.button(key="t21-cross-0").click().run()  # a roll where every die fits: next round
+    before = ses.n_events
+    seen = f"{gs.round_index}|{gs.phase}|{gs.first}|{gs.dice}"
+    at.pills(key=f"t21-pick-0-{seen}").set_value([unfit[0]]).run()
+    at.button(key="t21-enter-0").click().run()
+    no_exception(at)
+    assert load(env, ses.game_id).n_events == before
+    errors = texts(at, "error")
+    assert any("Not allowed" in e and "printed number" in e and "T-" not in e for e in errors), errors
+    why = " ".join(c.value for c in at.caption)  # the "Why?" detail
+    assert "T-ENTER" in why and "higher than" in why
+
+
+def test_reload_shows_the_same_position_mid_game(env):
+    ses = new(env, players=2, bots=[None, "greedy"])
+    at = host(ses)
+    at.button(key="t21-lot-btn").click().run()
+    for _ in range(4):
+        ses.refresh()
+        if ses.state.is_chance_node():
+            at.button(key="t21-roll-btn").click().run()
+        elif ses.state.phase == CHOOSE:
+            at.button(key="t21-keep").click().run()
+        else:
+            at.button(key="t21-cross-0").click().run()
+    ses.refresh()
+    assert ses.n_events > 3
+    first = html_of(at)
+    again = host(load(env, ses.game_id))
+    assert html_of(again) == first
+    assert texts(again, "markdown")[:3] == texts(at, "markdown")[:3]
+
+
+def test_history_lists_the_game_s_events_in_words(env):
+    ses = new(env, players=2)
+    ses.roll_digital()
+    ses.roll_digital()
+    ses.record(KEEP)
+    at = host(ses, HISTORY)
+    shown = " ".join(texts(at, "markdown"))
+    assert "drew the first turn" in shown and "digital dice: white" in shown and "keeps the first attempt" in shown
+    assert at.button(key="hist-undo").label.startswith("Undo:")
+
+
+def test_german_labels_in_the_game_s_own_words(env):
+    ses = new(env, players=2)
+    ses.roll_digital()
+    ses.roll_digital()
+    at = app({"game": ses.game_id, "code": ses.meta["host_code"], "lang": "de"})
+    at.switch_page(TABLE).run()
+    no_exception(at)
+    labels = {b.key: b.label for b in at.button if b.key}
+    assert labels.get("t21-keep") == "Behalten" and labels.get("t21-again") == "Zweiter Versuch", labels
+    with i18n.using("de"):
+        assert "Zettel A" in sheet_html(ses.state, 0, "P1")
+    ses.record(KEEP)
+    at = app({"game": ses.game_id, "code": ses.meta["host_code"], "lang": "de"})
+    at.switch_page(TABLE).run()
+    labels = {b.key: b.label for b in at.button if b.key}
+    assert any(v.startswith("Feld") and "streichen" in v for k, v in labels.items() if k.startswith("t21-cross")), labels
