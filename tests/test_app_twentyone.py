@@ -187,3 +187,72 @@ def test_german_labels_in_the_game_s_own_words(env):
     at.switch_page(TABLE).run()
     labels = {b.key: b.label for b in at.button if b.key}
     assert any(v.startswith("Feld") and "streichen" in v for k, v in labels.items() if k.startswith("t21-cross")), labels
+
+
+def seen_key(gs) -> str:
+    return f"{gs.round_index}|{gs.phase}|{gs.first}|{gs.dice}"
+
+
+def enter_faces(at, gs, faces) -> None:
+    for c, f in enumerate(faces):
+        w = at.button_group(key=f"t21-face-{c}-{seen_key(gs)}")
+        if not w.disabled:
+            w.set_value(f)
+    at.button(key="t21-roll-btn").click().run()
+    no_exception(at)
+
+
+def test_a_phone_claims_a_seat_and_sees_only_its_own_controls_at_a_real_table(env):
+    ses = new(env, players=3, kind="companion", seed=None)
+    gid = ses.game_id
+    phone = app()
+    phone.text_input(key="open-id").set_value(gid)
+    phone.text_input(key="open-code").set_value(ses.meta["join_code"])
+    [b for b in phone.button if b.label == "Open game"][0].click().run()
+    phone.radio(key="claim-seat").set_value(0)
+    phone.button(key="claim-seat-btn").click().run()
+    no_exception(phone)
+    assert phone.query_params.get("seat") == "1" and load(env, gid).meta["claims"]["0"]
+
+    at = host(ses)
+    at.selectbox(key="t21-lot-seat").set_value(1)
+    at.button(key="t21-lot-btn").click().run()
+    ses.refresh()
+    assert ses.state.active == 1
+    gs = ses.state
+    # a physical roll with a face missing is refused in words and stores nothing
+    at.button_group(key=f"t21-face-0-{seen_key(gs)}").set_value(1)
+    at.button(key="t21-roll-btn").click().run()
+    assert any("Enter the face of the black die" in e for e in texts(at, "error")), texts(at, "error")
+    assert load(env, gid).n_events == 1
+    enter_faces(at, gs, [1, 4, 6, 3, 2, 5])
+    ses.refresh()
+    assert ses.state.phase == CHOOSE and ses.state.dice.faces == (1, 4, 6, 3, 2, 5)
+    at.button(key="t21-again").click().run()
+    ses.refresh()
+    gs = ses.state
+    assert gs.phase == "second"
+    assert at.button_group(key=f"t21-face-0-{seen_key(gs)}").disabled  # the 1 stays
+    enter_faces(at, gs, [1, 2, 3, 3, 1, 6])
+    ses.refresh()
+    gs = ses.state
+    assert gs.phase == ENTER and gs.dice.faces == (1, 2, 3, 3, 1, 6)
+    # the host enters for the seats without a phone; the phone's seat decides on its phone
+    assert at.button(key="t21-enter-1") and at.button(key="t21-enter-2")
+    assert "t21-enter-0" not in {b.key for b in at.button}
+    assert any("enters on their phone" in c.value for c in at.caption)
+    assert any("Still to enter" in t for t in texts(at, "markdown"))
+    phone.run()
+    no_exception(phone)
+    assert {b.key for b in phone.button if (b.key or "").startswith("t21-enter")} == {"t21-enter-0"}
+    fit = gs.fits(0)[0]
+    phone.pills(key=f"t21-pick-0-{seen_key(gs)}").set_value([fit.colour]).run()
+    phone.button(key="t21-enter-0").click().run()
+    no_exception(phone)
+    ses = load(env, gid)
+    assert ses.state.seats[0].marks[0][fit.field] == fit.face and 0 not in ses.state.pending
+    assert ses.events[-1].by == "seat1"
+    assert any("You have entered this round" in c.value for c in phone.caption)
+    # the host's screen sees the entry (a reload of the same store)
+    again = host(ses)
+    assert f'data-mark="{fit.face}"' in html_of(again)

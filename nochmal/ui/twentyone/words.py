@@ -53,8 +53,10 @@ def refusal(err: NochmalError) -> Refusal:
     reason in the "why" detail."""
     rule = getattr(err, "rule", None)
     general = rule_words(rule)
-    words = general or _("This is not allowed now.")
     detail = getattr(err, "reason", None) or getattr(err, "detail", None) or str(err)
+    if not rule:  # the app's own check (already in the page's language): its words as they are
+        return Refusal(detail, detail)
+    words = general or _("This is not allowed now.")
     why = _("{words} (rule {rule}; the engine says: {detail})").format(words=general or words, rule=rule or "-",
                                                                         detail=detail)
     return Refusal(words, why)
