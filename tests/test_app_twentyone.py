@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from apptools import HISTORY, TABLE, app, env, no_exception, texts  # noqa: F401 (env: the fixture)
 from nochmal.data import i18n
-from nochmal.engine.twentyone import KEEP, Enter, TwentyOneGame
+from nochmal.engine.twentyone import KEEP, Lot, TwentyOneGame
 from nochmal.engine.twentyone.game import CHOOSE, ENTER
 from nochmal.store.session import GameSession
 from nochmal.ui.twentyone.sheet import sheet_html
@@ -256,3 +256,15 @@ def test_a_phone_claims_a_seat_and_sees_only_its_own_controls_at_a_real_table(en
     # the host's screen sees the entry (a reload of the same store)
     again = host(ses)
     assert f'data-mark="{fit.face}"' in html_of(again)
+
+
+def test_the_host_leaves_the_roll_to_the_active_seat_s_phone_unless_asked(env):
+    ses = new(env, players=2, kind="companion", seed=None)
+    ses.claim_seat(0, "phone-of-p1")
+    ses.record(Lot(0))
+    at = host(ses)
+    assert "t21-roll-btn" not in {b.key for b in at.button}
+    assert any("Waiting for 1. P1 to roll" in i.value for i in at.info), texts(at, "info")
+    at.toggle(key="t21-enter-phones").set_value(True).run()
+    no_exception(at)
+    assert at.button(key="t21-roll-btn").label == "Enter the roll"

@@ -5,7 +5,7 @@ outlined; each scored row's points at its end, with its hits."""
 
 from __future__ import annotations
 
-from nochmal.data.i18n import _
+from nochmal.data.i18n import _, ngettext
 from nochmal.engine.twentyone.components import N_FIELDS, N_ROWS
 from nochmal.ui.safe import html_text as escape
 from nochmal.ui.twentyone.words import die_colour
@@ -51,18 +51,23 @@ def sheet_html(state, seat: int, title: str) -> str:
                          f'<span style="{PRINTED}">{printed}</span>{inner}</span>')
         score = row_points(state, seat, r)
         if score is not None:
-            hits = _("{n} hits").format(n=score.hits) if score.hits else ""
+            hits = ngettext("{n} hit", "{n} hits", score.hits).format(n=score.hits) if score.hits else ""
             end = f'<b>= {score.total}</b> <small>{escape(hits)}</small>'
         else:
             end = ""
         outline = "outline:3px solid #ff9800;border-radius:8px;" if current else ""
-        rows.append(f'<div class="t21-row{" t21-current" if current else ""}" style="{outline}white-space:nowrap;'
+        rows.append(f'<div class="t21-row{" t21-current" if current else ""}" style="{outline}white-space:nowrap;width:max-content;'
                     f'padding:1px">{"".join(cells)} <span class="t21-score" style="margin-left:.4em">{end}</span></div>')
     total = _("Total: {n}").format(n=state.total(seat))
     which = _("sheet {id}").format(id=sheet.id)
-    return (f'<div class="t21-sheet" data-seat="{seat}" style="margin-bottom:.6em">'
+    return (f'<div class="t21-sheet" data-seat="{seat}" style="margin:0 1.2em .8em 0">'
             f'<div style="font-weight:700">{escape(title)} <small style="font-weight:400">· '
             f'{escape(which)} · {escape(total)}</small></div>{"".join(rows)}</div>')
+
+
+def sheets_html(sheets: list[str]) -> str:
+    """Several sheets side by side, as many as the width holds."""
+    return f'<div class="t21-sheets" style="display:flex;flex-wrap:wrap">{"".join(sheets)}</div>'
 
 
 def dice_html(faces: tuple[int, ...], kept: tuple[int, ...] = ()) -> str:

@@ -25,7 +25,7 @@ from nochmal.ui.panels.join import join_panel, lobby_panel, takeover_prompts
 from nochmal.ui.safe import md
 from nochmal.ui.storeerror import store_error_text
 from nochmal.ui.twentyone import bots as botplay
-from nochmal.ui.twentyone.sheet import dice_html, sheet_html
+from nochmal.ui.twentyone.sheet import dice_html, sheet_html, sheets_html
 from nochmal.ui.twentyone.words import die_colour, event_text, outcome_text, refusal
 
 ss = st.session_state
@@ -72,6 +72,11 @@ def _run(do, seat: int | None = None) -> None:
     changes.poke(ses.game_id)
     if msg:
         state.flash("success", msg)
+
+
+def _on_phone(ses, seat: int) -> bool:
+    """Whether a phone plays ``seat`` (it enters for itself)."""
+    return str(seat) in (ses.meta.get("claims") or {})
 
 
 def _may_act(access: str, seat: int) -> bool:
@@ -196,6 +201,8 @@ def _roll_panel(ses, gs, names, bots, digital, access) -> None:
     seen = round_key(gs)
     active = seat_label(names, gs.active)
     mine = _may_act(access, gs.active) and not bots[gs.active]
+    if access == "host" and _on_phone(ses, gs.active) and not ss.get("t21-enter-phones"):
+        mine = False  # the active seat rolls and decides on its own phone
     with st.container(border=True, key="t21-dice-area"):
         if gs.phase == LOT:
             if digital:
@@ -217,12 +224,11 @@ def _roll_panel(ses, gs, names, bots, digital, access) -> None:
                 st.html(dice_html(gs.first.faces, kept=tuple(c for c, f in enumerate(gs.first.faces) if f == KEPT_FACE)))
             else:
                 st.markdown(_("**{seat}** is active and rolls the six dice.").format(seat=active))
-            if digital:
-                if bots[gs.active]:
-                    st.info(_("{seat} 🤖 rolls.").format(seat=active))
-                elif mine:
-                    st.button(_("Roll the second attempt") if second else _("Roll"), key="t21-roll-btn", icon="🎲",
-                              type="primary", on_click=_roll, args=(seen,))
+            if digital and bots[gs.active]:
+                st.info(_("{seat} 🤖 rolls.").format(seat=active))
+            elif digital and mine:
+                st.button(_("Roll the second attempt") if second else _("Roll"), key="t21-roll-btn", icon="🎲",
+                          type="primary", on_click=_roll, args=(seen,))
             elif mine:
                 for c in range(len(COLOURS)):
                     key = f"t21-face-{c}-{seen}"
@@ -234,6 +240,7 @@ def _roll_panel(ses, gs, names, bots, digital, access) -> None:
                 _refusal_here(-1)
             else:
                 st.info(_("Waiting for {seat} to roll.").format(seat=active))
+            _phone_toggle(ses, gs, access)
             return
         st.html(dice_html(gs.dice.faces))
         if gs.phase == CHOOSE:
@@ -247,8 +254,15 @@ def _roll_panel(ses, gs, names, bots, digital, access) -> None:
                 _refusal_here(-1)
             else:
                 st.info(_("{seat} decides: keep the roll or take the second attempt.").format(seat=active))
+            _phone_toggle(ses, gs, access)
         else:
             st.caption(_("The round's roll: every player enters from it."))
+
+
+def _phone_toggle(ses, gs, access) -> None:
+    """On the host: enter for the active seat although its phone plays it (a phone that is away)."""
+    if access == "host" and _on_phone(ses, gs.active):
+        st.toggle(_("Enter for a seat with a phone"), key="t21-enter-phones")
 
 
 def _entry_controls(gs, seat: int, names) -> None:
@@ -293,7 +307,7 @@ def _status(gs, names, bots) -> str:
 def _sheets(gs, names, skip: int | None = None) -> None:
     shown = [s for s in range(gs.game.n_seats) if s != skip]
     if shown:
-        st.html("".join(sheet_html(gs, s, seat_text(names, s)) for s in shown))
+        st.html(sheets_html([sheet_html(gs, s, seat_text(names, s)) for s in shown]))
 
 
 def undo_button(ses, access: str, key: str = "t21-undo") -> None:
@@ -340,12 +354,12 @@ def host_view(ses, gs, names, bots, digital, access) -> None:
             for seat in gs.pending:
                 if bots[seat]:
                     continue
-                if seat in claims and not ss.get("t21-enter-phones"):
+                if seat in claims and not ss.get("t21-enter-phones-entry"):
                     st.caption(_("📱 {seat} enters on their phone.").format(seat=seat_label(names, seat)))
                     continue
                 _entry_controls(gs, seat, names)
             if any(s in claims for s in gs.pending):
-                st.toggle(_("Enter for a seat with a phone"), key="t21-enter-phones")
+                st.toggle(_("Enter for a seat with a phone"), key="t21-enter-phones-entry")
     st.markdown(_("##### Sheets"))
     _sheets(gs, names)
     undo_button(ses, access)

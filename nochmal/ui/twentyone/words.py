@@ -93,8 +93,9 @@ def outcome_text(state, names: list[str]) -> str:
         winners=winners)]
     for r in sorted(out.seats, key=lambda r: -r.total):
         rows = " + ".join(str(x.total) for x in r.rows)
-        lines.append(_("{seat}: **{total}** points (rows {rows})").format(seat=seat_label(names, r.seat),
-                                                                          total=r.total, rows=rows))
+        # the points first: a line that starts with a seat ("1. Ada") would be read as a list
+        lines.append(_("**{total}** points — {seat} (rows {rows})").format(seat=seat_label(names, r.seat),
+                                                                           total=r.total, rows=rows))
     return "  \n".join(lines)
 
 
