@@ -168,7 +168,23 @@ def test_history_lists_the_game_s_events_in_words(env):
     at = host(ses, HISTORY)
     shown = " ".join(texts(at, "markdown"))
     assert "drew the first turn" in shown and "digital dice: white" in shown and "keeps the first attempt" in shown
-    assert at.button(key="hist-undo").label.startswith("Undo:")
+    active = ses.state.active
+    assert at.button(key="hist-undo").label == f"Undo: {active + 1}. P{active + 1} keeps the first attempt"
+    rules = at.get("table")[0].proto.arrow_data  # the rules in words: twenty one's, not Noch mal!'s
+    assert b"T-ENTER" in rules.data and b"T-ONE-ROW" in rules.data and b"R-ADJ" not in rules.data
+    at.button(key="hist-undo").click().run()
+    no_exception(at)
+    assert load(env, ses.game_id).state.phase == CHOOSE  # the keep is taken back
+
+
+def test_german_start_form_for_twentyone(env):
+    at = app({"lang": "de"})
+    at.radio(key="new-game").set_value("twentyone").run()
+    no_exception(at)
+    assert at.radio(key="t21-kind").options[0].startswith("Digital — die App würfelt")
+    assert at.selectbox(key="t21-sheet-0").format_func("A").startswith("Zettel A — ")
+    assert at.selectbox(key="t21-bot-0").format_func("human") == "Mensch"
+    assert at.button(key="t21-create").label == "Spiel anlegen"
 
 
 def test_german_labels_in_the_game_s_own_words(env):

@@ -26,12 +26,14 @@ class GameUI:
     event_text: Callable[..., str]
     #: ``undo_button(ses, access, key)``: take back the last decision (History)
     undo_button: Callable[..., None]
+    #: ``rules()``: every rule id the game checks -> its words (History's "rules in words")
+    rules: Callable[[], dict[str, str]]
 
 
 _UIS: dict[str, GameUI] = {
     kind.name: ui for kind, ui in (
         (TWENTYONE, GameUI(twentyone_start.new_game_form, twentyone_table.table_page, twentyone_words.event_text,
-                              twentyone_table.undo_button)),
+                              twentyone_table.undo_button, twentyone_words.rules_table)),
     )
 }
 

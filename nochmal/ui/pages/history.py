@@ -72,11 +72,11 @@ st.title(_("📜 History"))
 state.show_flash()
 
 opened = state.open_game()
+own_ui = game_ui(opened[0].kind) if opened is not None else None  # a game with pages of its own; None: Noch mal!
 if opened is None:
     st.info(_("No game is open. Open one on the **Start** page, or import an exported game below."))
 else:
     ses, access = opened
-    own_ui = game_ui(ses.kind)  # a game with pages of its own (nochmal.ui.games); None: Noch mal!
     events = ses.events
     in_force = {ev.seq for ev in eventlog.effective_events(events)}
     st.subheader(md(ses.title))
@@ -110,7 +110,8 @@ else:
 with st.container(key="rules-in-words"), st.expander(_("📖 The rules in words")):
     st.caption(_("Every rule the app checks, as the rulebook says it; the id is what the \"Why?\" details and "
                  "the command line name."))
-    st.table({_("rule"): list(RULE_WORDS), _("what it says"): [rule_words(r) for r in RULE_WORDS]})
+    rules = own_ui.rules() if own_ui is not None else {r: rule_words(r) for r in RULE_WORDS}
+    st.table({_("rule"): list(rules), _("what it says"): list(rules.values())})
 
 st.markdown(_("##### Import a game"))
 st.caption(_("An exported file becomes a new game with new codes. Every event is checked and replayed first; "

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from nochmal.data.i18n import _, ngettext, pgettext
 from nochmal.engine.errors import NochmalError
 from nochmal.engine.twentyone.components import COLOURS
+from nochmal.engine.twentyone.rules import RULE_IDS
 from nochmal.ui.labels import seat_label
 
 
@@ -36,8 +37,24 @@ def rule_words(rule: str | None) -> str:
         "T-ONE-ROW": _("One row per round: a row filled this round is scored, the next row is used from the next "
                        "round on."),
         "T-END": _("When a player has scored their fifth row, the round is finished and the game ends."),
+        "T-SHEET": _("Every player has a different sheet: five rows of six fields, one field of each colour per row, "
+                     "each with a printed number."),
+        "T-BONUS": _("Hits in a row earn a bonus: 1, 3, 6, 10, 15, 21 points for 1 to 6 hits."),
+        "T-HIT": _("A die that equals the printed number is a hit."),
+        "T-NEXT": _("When everyone has entered or crossed out, the next player clockwise is active."),
+        "T-ROW-SCORE": _("A full row is scored at once: the sum of its numbers (crossed fields 0) plus the bonus for "
+                         "its hits."),
+        "T-END-PARTIAL": _("At the end every other player scores the row they are in, full or not."),
+        "T-WIN": _("The highest total wins; equal totals share the win."),
+        "T-PEEK": _("Every sheet is open to everyone."),
+        "T-PRACTICE": _("One player alone practises: always active, the game ends with the fifth row."),
     }
     return words[rule] if rule in words else ""
+
+
+def rules_table() -> dict[str, str]:
+    """Every rule of twenty one the app checks: its id -> its words (History's "rules in words")."""
+    return {rule: rule_words(rule) for rule in RULE_IDS}
 
 
 @dataclass(frozen=True)
