@@ -284,3 +284,23 @@ def test_the_host_leaves_the_roll_to_the_active_seat_s_phone_unless_asked(env):
     at.toggle(key="t21-enter-phones").set_value(True).run()
     no_exception(at)
     assert at.button(key="t21-roll-btn").label == "Enter the roll"
+
+
+def test_a_seat_s_focus_ignores_the_other_seats_entries_of_the_round(env):
+    """A phone whose player is tapping dice is not run again by another seat's entry (the
+    follower's version is the seat's focus while it decides); its own entry changes it."""
+    from nochmal.ui.focus import seat_focus
+
+    ses = new(env, players=3)
+    ses.roll_digital()
+    ses.roll_digital()
+    a = ses.state.active
+    assert seat_focus(ses.state, a) is not None and seat_focus(ses.state, (a + 1) % 3) is None  # keep or again
+    ses.record(KEEP)
+    seats = list(ses.state.pending)
+    before = seat_focus(ses.state, seats[2])
+    ses.record(ses.state.legal_actions(seats[0])[-1], seat=seats[0])  # another seat crosses out
+    assert before is not None and seat_focus(ses.state, seats[2]) == before
+    assert seat_focus(ses.state, seats[0]) is None  # done this round
+    ses.record(ses.state.legal_actions(seats[2])[-1], seat=seats[2])
+    assert seat_focus(ses.state, seats[2]) is None

@@ -111,7 +111,7 @@ def claims_print(meta: dict) -> str:
 
 def version(n_events: int, meta: dict, events: bool, focus: str | None = None) -> str:
     """A game's version as a page follows it: the claims, and with ``events`` the number of
-    events, or instead the seat's focus (:func:`nochmal.ui.entry.seat_focus`) while the page's
+    events, or instead the seat's focus (:func:`nochmal.ui.focus.seat_focus`) while the page's
     seat decides: another seat's entry in the same roll does not run a deciding phone again."""
     claims = claims_print(meta)[:16]
     if events and focus is not None:
@@ -171,7 +171,7 @@ VERSIONS = _Versions()
 
 
 class _Focus:
-    """Every seat's focus (:func:`nochmal.ui.entry.seat_focus`) of a game at a number of
+    """Every seat's focus (:func:`nochmal.ui.focus.seat_focus`) of a game at a number of
     events: computed once (the game's events replayed) and shared by the game's devices."""
 
     def __init__(self) -> None:
@@ -193,7 +193,7 @@ class _Focus:
                 hit = self._seen.get((game_id, n_events))
             if hit is None:
                 from nochmal.store.session import GameSession
-                from nochmal.ui.entry import seat_focus
+                from nochmal.ui.focus import seat_focus
 
                 try:
                     ses = GameSession(store, game_id)

@@ -26,7 +26,7 @@ from nochmal.store.db import StoreError
 from nochmal.store.errors import AccessError, NoGameError, TooManyGuessesError
 from nochmal.store.session import GameSession, Opened, open_with_code
 from nochmal.ui import changes, device, follow
-from nochmal.ui.entry import seat_focus
+from nochmal.ui.focus import seat_focus
 from nochmal.ui.lifetime import store, throttle  # noqa: F401 (the pages ask state for them)
 from nochmal.ui.safe import md
 
@@ -355,7 +355,7 @@ def watch_game(ses, *, events: bool, focus: bool = False):
       lobby shows it, a device whose seat was taken over says so);
     * with ``events`` (the Table and History pages) also when another device added an event;
       with ``focus`` too (the Table page), a seat's device that decides now only when its own
-      decision changed (:func:`nochmal.ui.entry.seat_focus`): not for another seat's entry
+      decision changed (:func:`nochmal.ui.focus.seat_focus`): not for another seat's entry
       in the same roll, which would run the page again under the player's taps.
 
     Nothing runs while the game does not change. The page's open request at the change route
