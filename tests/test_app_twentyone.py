@@ -304,3 +304,30 @@ def test_a_seat_s_focus_ignores_the_other_seats_entries_of_the_round(env):
     assert seat_focus(ses.state, seats[0]) is None  # done this round
     ses.record(ses.state.legal_actions(seats[2])[-1], seat=seats[2])
     assert seat_focus(ses.state, seats[2]) is None
+
+
+def test_start_refuses_a_bad_starting_number_and_shows_the_open_game_box_after_creation(env):
+    at = app()
+    at.radio(key="new-game").set_value("twentyone").run()
+    at.text_input(key="t21-seed").set_value("12abc")
+    at.button(key="t21-create").click().run()
+    no_exception(at)
+    assert any("whole number" in e and "12abc" in e for e in texts(at, "error")), texts(at, "error")
+    assert env.list_games() == []
+    at.text_input(key="t21-seed").set_value("")
+    at.button(key="t21-create").click().run()
+    no_exception(at)
+    gid = at.query_params["game"]
+    at.switch_page("nochmal/ui/pages/start.py").run()  # the Start page with the twenty one game open
+    no_exception(at)
+    assert any("Open game:" in t and "twenty one, 3 players" in t for t in texts(at, "markdown"))
+    assert load(env, gid).meta["game"] == "twentyone"
+
+
+def test_a_game_of_bots_only_plays_itself_to_the_end_on_the_host_screen(env):
+    ses = new(env, players=4, bots=["random", "greedy", "race", "optimum"])
+    at = host(ses)
+    ses.refresh()
+    assert ses.state.is_terminal()
+    assert {e.by for e in ses.events} >= {"dice", "bot:random", "bot:greedy", "bot:race", "bot:optimum"}
+    assert "The game is over." in " ".join(texts(at, "markdown"))
