@@ -135,9 +135,12 @@ def test_a_refused_entry_shows_the_rule_in_words_and_changes_nothing(env):
     no_exception(at)
     assert load(env, ses.game_id).n_events == before
     errors = texts(at, "error")
-    assert any("Not allowed" in e and "printed number" in e and "T-" not in e for e in errors), errors
+    face = gs.dice.faces[unfit[0]]
+    from nochmal.ui.twentyone.words import die_colour
+    said = f"Not allowed: {die_colour(unfit[0])} {face}: higher than the"
+    assert any(e.startswith(said) and "T-" not in e for e in errors), errors
     why = " ".join(c.value for c in at.caption)  # the "Why?" detail
-    assert "T-ENTER" in why and "higher than" in why
+    assert "T-ENTER" in why and "at most the printed number" in why and "higher than" in why
 
 
 def test_reload_shows_the_same_position_mid_game(env):

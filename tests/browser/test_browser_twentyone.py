@@ -118,3 +118,40 @@ def test_a_host_and_three_phones_play_twentyone_to_the_end(new_page, app_url, st
     screenshot(phones[0], "twentyone-phone-end")
     for p in [host, *phones]:
         expect(p.locator("[data-testid=stException]")).to_have_count(0)
+
+
+def test_a_refused_entry_in_german_shows_the_rule_in_words_and_changes_nothing(new_page, app_url, store, screenshot):
+    """A phone in German (390×844) taps a die that does not fit and enters: the refusal stands at
+    its controls in the game's words, the rule id only in "Warum?"; the store is unchanged. The
+    host screen in German (1280×800) beside it."""
+    ses = GameSession.create(store, TwentyOneGame.create(2), title="einundzwanzig", seat_names=["Ada", "Bo"],
+                             kind="digital", seed=4)
+    ses.roll_digital()
+    while True:  # a roll where some die of the entering seat does not fit
+        ses.roll_digital()
+        ses.record(ses.state.legal_actions()[0])  # keep
+        seat = ses.state.pending[0]
+        unfit = [c for c in range(6) if c not in {f.colour for f in ses.state.fits(seat)}]
+        if unfit:
+            break
+        for s in list(ses.state.pending):
+            ses.record(ses.state.legal_actions(s)[-1], seat=s)
+    code = ses.claim_seat(seat, "browser-phone", host=True)
+    phone = new_page(PHONE_VIEW)
+    phone.goto(f"{app_url}/table?game={ses.game_id}&code={code}&seat={seat + 1}&lang=de")
+    box = phone.locator(f".st-key-t21-entry-{seat}")
+    expect(box).to_contain_text("trägt in Reihe")
+    n = ses.n_events
+    press(box.get_by_role("button").filter(has_text="passt nicht").first)
+    expect(box.locator("button[aria-pressed=true]")).to_have_count(1)
+    press(box.get_by_role("button", name="Eintragen", exact=True))
+    refused = phone.locator(f".st-key-t21-refused-{seat}")
+    expect(refused).to_contain_text("Nicht erlaubt")
+    expect(refused).to_contain_text("höher als die")
+    assert "T-ENTER" not in refused.locator("[data-testid=stAlert]").inner_text()
+    assert GameSession.load(store, ses.game_id).n_events == n
+    screenshot(phone, "twentyone-phone-refused-de")
+    host = new_page(HOST_VIEW)
+    host.goto(f"{app_url}/table?game={ses.game_id}&code={ses.meta['host_code']}&lang=de")
+    expect(host.get_by_text("Tragen noch ein:")).to_be_visible()
+    screenshot(host, "twentyone-host-de")

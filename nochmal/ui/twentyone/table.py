@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from nochmal.data.i18n import _, ngettext
+from nochmal.data.i18n import _, ngettext, pgettext
 from nochmal.engine.errors import IllegalMoveError, InvalidInputError, NochmalError
 from nochmal.engine.twentyone.actions import AGAIN, KEEP, CrossOut, Enter, Lot, Roll
 from nochmal.engine.twentyone.components import COLOURS, KEPT_FACE
@@ -26,7 +26,7 @@ from nochmal.ui.safe import md
 from nochmal.ui.storeerror import store_error_text
 from nochmal.ui.twentyone import bots as botplay
 from nochmal.ui.twentyone.sheet import dice_html, sheet_html, sheets_html
-from nochmal.ui.twentyone.words import die_colour, event_text, outcome_text, refusal
+from nochmal.ui.twentyone.words import die_colour, event_text, outcome_text, refusal, unfit_words
 
 ss = st.session_state
 
@@ -136,7 +136,11 @@ def _enter(seat: int, seen: str) -> None:
         need(_may_act(access, seat), _("this device enters only for its own seat"))
         picked = ss.get(f"t21-pick-{seat}-{seen}") or []
         need(bool(picked), _("Tap the dice to enter first (or cross out a field)."))
-        ses.record(Enter.of(*picked), seat=seat, by=who(access))
+        try:
+            ses.record(Enter.of(*picked), seat=seat, by=who(access))
+        except IllegalMoveError as err:  # the engine refuses; say which dice and why, in words
+            err.words = unfit_words(ses.state, seat, picked) or None
+            raise
     _run(do, seat=seat)
 
 
@@ -275,8 +279,8 @@ def _entry_controls(gs, seat: int, names) -> None:
     def label(c: int) -> str:
         face = gs.dice.faces[c]
         if c in fits:
-            hit = " ★" + _("hit") if fits[c].hit else ""
-            return f"{die_colour(c)} {face} → {fits[c].field + 1}{hit}"
+            text = _("{colour} {face} → field {field}").format(colour=die_colour(c), face=face, field=fits[c].field + 1)
+            return text + " ★" + _("hit") if fits[c].hit else text
         return _("{colour} {face} (does not fit)").format(colour=die_colour(c), face=face)
 
     with st.container(border=True, key=f"t21-entry-{seat}"):
@@ -360,7 +364,7 @@ def host_view(ses, gs, names, bots, digital, access) -> None:
                 _entry_controls(gs, seat, names)
             if any(s in claims for s in gs.pending):
                 st.toggle(_("Enter for a seat with a phone"), key="t21-enter-phones-entry")
-    st.markdown(_("##### Sheets"))
+    st.markdown(pgettext("twenty one", "##### Sheets"))
     _sheets(gs, names)
     undo_button(ses, access)
 

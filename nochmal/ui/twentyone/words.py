@@ -73,10 +73,27 @@ def refusal(err: NochmalError) -> Refusal:
     detail = getattr(err, "reason", None) or getattr(err, "detail", None) or str(err)
     if not rule:  # the app's own check (already in the page's language): its words as they are
         return Refusal(detail, detail)
-    words = general or _("This is not allowed now.")
+    words = getattr(err, "words", None) or general or _("This is not allowed now.")
     why = _("{words} (rule {rule}; the engine says: {detail})").format(words=general or words, rule=rule or "-",
                                                                         detail=detail)
     return Refusal(words, why)
+
+
+def unfit_words(state, seat: int, colours) -> str:
+    """Why the dice ``colours`` (indices) do not go into ``seat``'s current row (T-ENTER), in words:
+    "white 4: higher than the 3 printed in its field of row 1" (an empty text if they all fit)."""
+    s = state.seats[seat]
+    parts = []
+    for c in colours:
+        p = s.sheet.field_of[s.row][c]
+        printed, face = s.sheet.value_at[s.row][p], state.dice.faces[c]
+        if s.filled >> p & 1:
+            parts.append(_("{colour} {face}: its field in row {row} is taken").format(
+                colour=die_colour(c), face=face, row=s.row + 1))
+        elif face > printed:
+            parts.append(_("{colour} {face}: higher than the {printed} printed in its field of row {row}").format(
+                colour=die_colour(c), face=face, printed=printed, row=s.row + 1))
+    return "; ".join(parts)
 
 
 def event_text(ev, names: list[str]) -> str:
