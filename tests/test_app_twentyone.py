@@ -334,3 +334,21 @@ def test_a_game_of_bots_only_plays_itself_to_the_end_on_the_host_screen(env):
     assert ses.state.is_terminal()
     assert {e.by for e in ses.events} >= {"dice", "bot:random", "bot:greedy", "bot:race", "bot:optimum"}
     assert "The game is over." in " ".join(texts(at, "markdown"))
+
+
+def test_the_active_seat_s_phone_enters_the_physical_roll_and_keeps_it(env):
+    ses = new(env, players=2, kind="companion", seed=None)
+    code = ses.claim_seat(0, "phone-of-p1")
+    ses.record(Lot(0))
+    phone = app({"game": ses.game_id, "code": code, "seat": "1"})
+    phone.switch_page(TABLE).run()
+    no_exception(phone)
+    gs = ses.state
+    enter_faces(phone, gs, [6, 5, 4, 3, 2, 1])
+    ses.refresh()
+    assert ses.state.phase == CHOOSE and ses.events[-1].by == "seat1" and ses.events[-1].source == "entered"
+    phone.button(key="t21-keep").click().run()
+    no_exception(phone)
+    ses.refresh()
+    assert ses.state.phase == ENTER and ses.events[-1].type == "keep"
+    assert {b.key for b in phone.button if (b.key or "").startswith("t21-enter")} == {"t21-enter-0"}
