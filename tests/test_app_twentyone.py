@@ -325,6 +325,12 @@ def test_start_refuses_a_bad_starting_number_and_shows_the_open_game_box_after_c
     no_exception(at)
     assert any("Open game:" in t and "twenty one, 3 players" in t for t in texts(at, "markdown"))
     assert load(env, gid).meta["game"] == "twentyone"
+    at.button(key="close-game").click().run()  # closed: listed to resume on this device
+    no_exception(at)
+    assert any("twenty one, 3 players" in t for t in texts(at, "markdown"))
+    at.button(key=f"top-resume-{gid}").click().run()
+    no_exception(at)
+    assert at.query_params["game"] == gid and at.button(key="t21-lot-btn")
 
 
 def test_a_game_of_bots_only_plays_itself_to_the_end_on_the_host_screen(env):
