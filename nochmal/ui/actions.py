@@ -27,16 +27,41 @@ def conflict_text() -> str:
     return _("Someone else entered first — refreshed. Check the table and enter again if needed.")
 
 
+def bots_play(ses, play) -> None:
+    """Bots play their seats of a digital game now (``play(ses)``, the game's own bot driver),
+    under a spinner. Another device moving first reloads the game and says so; a bot's refused
+    move and a store that cannot be written (read-only, full, ...) are told in words, never with
+    the store's path."""
+    with st.spinner(_("Bots are playing…")):
+        try:
+            play(ses)
+        except ConflictError:
+            ses.refresh()
+            st.warning(conflict_text())
+        except NochmalError as err:
+            st.error(_("A bot could not move: {error}").format(error=md(err)))
+        except StoreError as err:
+            st.error(store_error_text(err))
+
+
+def open_or_say():
+    """(session, access) of the game named in the URL, for a callback; None, with a message at
+    the top, when this device's code no longer opens it."""
+    opened = state.open_game()
+    if opened is None:
+        state.flash("error", _("This device has no game open any more (its code no longer opens it). "
+                               "Open it again from Start."))
+    return opened
+
+
 def run_action(do, success: str | None = None, refusal: tuple[int, str] | None = None) -> None:
     """Callback body: open the game named in the URL, call ``do(ses, access)``, and report.
     Refused entries change nothing and are explained in words (the rule id only in a "why"
     detail). ``refusal=(seat, roll)``: an entry of that seat's sheet, whose refusal is shown
     next to the grid (:func:`refused_here`), and on a shared screen also as a toast rather than at
     the top; a seat's own phone shows no toast (it would lie over the sheet, issue 42, item 6)."""
-    opened = state.open_game()
+    opened = open_or_say()
     if opened is None:
-        state.flash("error", _("This device has no game open any more (its code no longer opens it). "
-                               "Open it again from Start."))
         return
     ses, access = opened
     st.session_state.pop("refusal", None)

@@ -6,14 +6,12 @@ for any seat (a table with one device)."""
 import streamlit as st
 
 from nochmal.bots.plan import team_plan
-from nochmal.engine.errors import NochmalError
 from nochmal.engine.game import CHANCE, TEAM
 from nochmal.data.i18n import _, ngettext
-from nochmal.store.db import ConflictError, StoreError
 from nochmal.ui import state
 from nochmal.ui import lang
 from nochmal.ui import botplay, entry, eventlog, sheetmarks
-from nochmal.ui.actions import conflict_text, roll_key, run_action, show_toast
+from nochmal.ui.actions import bots_play, roll_key, run_action, show_toast
 from nochmal.ui.labels import game_title, kind_label, mission_name, seat_label
 from nochmal.ui.games import game_ui
 from nochmal.ui.layout import PAGES_DIR, follow_goto, game_or_stop
@@ -31,7 +29,6 @@ from nochmal.ui.panels.team_plan import team_plan_panel
 from nochmal.ui.panels.track import turn_track
 from nochmal.ui.panels.undo import undo_button
 from nochmal.ui.safe import md
-from nochmal.ui.storeerror import store_error_text
 from nochmal.ui.scroll import scroll_to_top
 from nochmal.ui.style import phone_css
 
@@ -53,16 +50,7 @@ def _bots(ses, bots, kind) -> None:
         return
     auto = st.toggle(_("Bots play automatically"), key="auto-bots")
     if auto and botplay.bot_to_move(ses.state, bots, kind) is not None:
-        with st.spinner(_("Bots are playing…")):
-            try:
-                botplay.play_bots(ses)
-            except ConflictError:
-                ses.refresh()
-                st.warning(conflict_text())
-            except NochmalError as err:
-                st.error(_("A bot could not move: {error}").format(error=md(err)))
-            except StoreError as err:
-                st.error(store_error_text(err))  # read-only, full, ...: never the store's path
+        bots_play(ses, botplay.play_bots)
     elif not auto:
         st.button(_("Let bots play"), key="bots-btn", icon="🤖", on_click=_let_bots_play,
                   disabled=botplay.bot_to_move(ses.state, bots, kind) is None)

@@ -18,7 +18,7 @@ from nochmal.engine.twentyone.game import CHOOSE, LOT, SECOND
 from nochmal.store.db import ConflictError, StoreError
 from nochmal.store.errors import SeatTakenError
 from nochmal.ui import changes, eventlog, state
-from nochmal.ui.actions import conflict_text, need, who
+from nochmal.ui.actions import bots_play, conflict_text, need, open_or_say, who
 from nochmal.ui.labels import kind_label, seat_label, seat_text, translated
 from nochmal.ui.layout import PAGES_DIR
 from nochmal.ui.panels.join import join_panel, lobby_panel, takeover_prompts
@@ -40,10 +40,8 @@ def round_key(gs) -> str:
 def _run(do, seat: int | None = None) -> None:
     """Callback body: open the game, ``do(ses, access)``, report. A refusal changes nothing and is
     kept for the seat's controls (``seat``) or shown at the top."""
-    opened = state.open_game()
+    opened = open_or_say()
     if opened is None:
-        state.flash("error", _("This device has no game open any more (its code no longer opens it). "
-                               "Open it again from Start."))
         return
     ses, access = opened
     ss.pop("t21-refusal", None)
@@ -186,16 +184,7 @@ def _bots(ses, bots, digital) -> None:
     auto = st.toggle(_("Bots play automatically"), key="auto-bots")
     due = botplay.bot_to_move(ses.state, bots, digital) is not None
     if auto and due:
-        with st.spinner(_("Bots are playing…")):
-            try:
-                botplay.play_bots(ses)
-            except ConflictError:
-                ses.refresh()
-                st.warning(conflict_text())
-            except NochmalError as err:
-                st.error(_("A bot could not move: {error}").format(error=md(err)))
-            except StoreError as err:
-                st.error(store_error_text(err))
+        bots_play(ses, botplay.play_bots)
     elif not auto:
         st.button(_("Let bots play"), key="t21-bots-btn", icon="🤖", on_click=_let_bots_play, disabled=not due)
 
