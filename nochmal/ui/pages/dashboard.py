@@ -30,6 +30,8 @@ from nochmal.engine.sheet import SHIPPED_ROOT, get_sheet, user_boards_dir
 from nochmal.analytics.sweep import SweepSpec, read_rows, run_sweep
 from nochmal.data.i18n import N_, _, ngettext, pgettext
 from nochmal.data.i18n import _ as tr  # tr(TABLE[key]): a text of a table, marked there with N_()
+from nochmal.store.games import DEFAULT_GAME, GAMES
+from nochmal.ui.games import analytics_sections
 from nochmal.ui import owner
 from nochmal.ui.explain import rule_why, strip_rule_ids
 from nochmal.ui.safe import code, md
@@ -475,6 +477,15 @@ def calibration(df: pd.DataFrame) -> None:
 
 
 # --------------------------------------------------------------------------- the page
+# a game with its own analytics (twenty one, from the registry of the games' pages) is one choice away
+OTHER_GAMES = analytics_sections()
+if OTHER_GAMES:
+    choices = [GAMES[DEFAULT_GAME].word] + [kind.word for kind, _section in OTHER_GAMES]
+    picked = st.segmented_control(_("Game"), range(len(choices)), format_func=lambda i: tr(choices[i]),
+                                  default=0, key="dash_game")
+    if picked:  # None (nothing chosen) and 0: Noch mal!'s missions
+        OTHER_GAMES[picked - 1][1]()
+        st.stop()
 _defaults()
 st.title(_("Mission analytics"))
 st.markdown(_("How hard is mission 4 for three players? Does mission 5 really beat mission 1 in difficulty? Which "

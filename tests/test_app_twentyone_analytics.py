@@ -1,0 +1,75 @@
+"""AppTest of twenty one's Analytics page (``nochmal/ui/twentyone/analytics.py``), reached as a user
+reaches it: the Analytics page, then its game choice. The numbers on the page are compared with
+what :mod:`nochmal.analytics.twentyone` computes itself, not with numbers written here."""
+
+from __future__ import annotations
+
+import statistics
+
+from apptools import app, env, no_exception  # noqa: F401 (env: the fixture)
+
+from nochmal.analytics import twentyone as A
+
+DASHBOARD = "nochmal/ui/pages/dashboard.py"
+
+
+def analytics(query: dict | None = None):
+    at = app(query, timeout=120)
+    at.switch_page(DASHBOARD).run()
+    no_exception(at)
+    return at
+
+
+def chart_keys(at) -> set[str]:
+    return {node.proto.id.rsplit("-", 1)[-1] for node in at.get("plotly_chart")}
+
+
+def test_the_analytics_page_offers_twentyone_and_keeps_noch_mal_first(env):
+    at = analytics()
+    choice = at.get("button_group")[0] if at.get("button_group") else None
+    assert choice is not None
+    assert [t.value for t in at.title] == ["Mission analytics"]  # Noch mal!'s missions by default
+    assert not chart_keys(at) & {"t21_dist", "t21_wins"}
+
+
+def test_twentyone_shows_the_exact_optimum_of_every_sheet_and_its_distribution(env):
+    at = analytics()
+    at.get("button_group")[0].set_value(1).run()
+    no_exception(at)
+    assert [t.value for t in at.title] == ["twenty one analytics"]
+    table = at.dataframe[0].value
+    want = A.optimum_table()
+    assert list(table["sheet"]) == list(want["sheet"]) == ["A", "B", "C", "D", "E", "F"]
+    assert list(table["expected score"]) == list(want["expected"].round(2))
+    assert list(table["the second attempt is worth"]) == list(want["second_attempt_worth"].round(2))
+    assert "t21_dist" in chart_keys(at)
+    at.selectbox(key="t21_dist_sheet").set_value("D").run()
+    no_exception(at)
+    assert any("sheet D alone" in c.value for c in at.caption)
+
+
+def test_bots_play_seeded_games_on_the_page_and_the_figures_follow(env):
+    at = analytics()
+    at.get("button_group")[0].set_value(1).run()
+    at.number_input(key="t21_players").set_value(3)
+    at.number_input(key="t21_games").set_value(20)
+    at.number_input(key="t21_seed").set_value(7)
+    at.selectbox(key="t21_bot_first").set_value("race")
+    at.selectbox(key="t21_bot_others").set_value("greedy")
+    at.button(key="FormSubmitter:t21_games_form-Play the games").click().run()
+    no_exception(at)
+    assert {"t21_wins", "t21_length", "t21_ease"} <= chart_keys(at)
+    assert any("20 games of 3 players" in c.value for c in at.caption)
+    rows = A.simulate(3, ["race", "greedy", "greedy"], 20, 7)
+    shown = at.session_state["t21_rows"]
+    assert statistics.fmean(r["score"] for r in shown) == statistics.fmean(rows["score"])
+    assert [r["seed"] for r in shown] == list(rows["seed"])
+
+
+def test_twentyone_analytics_in_german(env):
+    at = analytics({"lang": "de"})
+    at.get("button_group")[0].set_value(1).run()
+    no_exception(at)
+    words = " ".join(m.value for m in at.markdown) + " ".join(s.value for s in at.subheader)
+    assert "Zettel" in " ".join(at.dataframe[0].value.columns)
+    assert "zweite" in words.lower() and "Bots" in words
