@@ -554,8 +554,9 @@ tab_new, tab_open, tab_mine, tab_delete = st.tabs([_("New game"), _("Resume or j
                                                    _("Delete")])
 
 with tab_new:
+    # one line without its label: on a phone the Create button stays on the first screen
     st.radio(_("Game"), list(GAMES), format_func=lambda g: translated(GAMES[g].word), key="new-game",
-             horizontal=True)
+             horizontal=True, label_visibility="collapsed")
     chosen_ui = game_ui(game_kind(ss["new-game"]))
     if chosen_ui is not None:  # a game with pages of its own (nochmal.ui.games)
         chosen_ui.new_game_form()
