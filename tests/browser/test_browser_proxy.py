@@ -60,6 +60,7 @@ BASE = "/nochmal"
 #: rolls played, each gives one confirm per phone to time (NOCHMAL_PROXY_TURNS for a longer measurement)
 TURNS = int(os.environ.get("NOCHMAL_PROXY_TURNS") or 4)
 PHONE_ADDRESSES = ("203.0.113.10", "203.0.113.20")  # documentation addresses (RFC 5737)
+SEATS = ["Ada", "Bo"]
 
 
 def nginx_or_fail() -> str:
@@ -150,6 +151,53 @@ def proxied(tmp_path):
         stop(app, timeout=10)
 
 
+def play(store, gid, host, phones, until_roll: int, rng, sync: list[float], kill=None) -> int | None:
+    """(Also the two-process test's.) Play until the game's roll index reaches ``until_roll``: the active phone enters the roll,
+    each phone its own cross; each entry's time from confirm to the host screen goes to ``sync``.
+    With ``kill``: at phone 1's next cross, call it right after the confirm tap (the entry on its
+    way) and return the number of events in the store before that tap."""
+    while load(store, gid).state.roll_index < until_roll:
+        ses = load(store, gid)
+        st = ses.state
+        assert not st.is_terminal()
+        if st.current_player() == CHANCE:
+            phone = phones[st.active]
+            expect(phone.get_by_role("button", name="Enter roll")).to_be_enabled()
+            enter_roll(phone, Taps(), small_roll(st, rng))
+            deadline = time.monotonic() + 20
+            while load(store, gid).state.dice is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert load(store, gid).state.dice is not None, "the phone's roll did not land"
+            continue
+        if st.current_player() == TEAM:
+            panel = host.locator(".st-key-decision-panel")
+            kind = (st.extra.get("decision") or {}).get("kind")
+            press(panel.get_by_role("button", name=re.compile("Strike" if kind == "strike_jokers" else
+                                                               "Remove a colour die")).first)
+            expect(host.locator(".st-key-decision-panel")).to_have_count(0)
+            continue
+        seat = entry.seats_to_decide(st)[0]
+        phone, move = phones[seat], small_move(st, seat) or PASS
+        expect(phone.locator(".st-key-cross-btn")).to_be_visible()
+        taps = Taps()
+        if move is PASS:
+            taps.press(phone.locator(".st-key-fail-btn").get_by_role("button"))
+        else:
+            for name in names(move.cells):
+                taps.select(cell_button(phone, seat, name, st.seats[seat].sheet))
+            taps.press(phone.locator(".st-key-cross-btn").get_by_role("button"))
+        if kill is not None and seat == 0:
+            kill()
+            return ses.n_events
+        confirmed = time.monotonic()
+        deadline = time.monotonic() + 20
+        while load(store, gid).n_events == ses.n_events and time.monotonic() < deadline:
+            time.sleep(0.02)
+        after = load(store, gid)
+        assert after.n_events == ses.n_events + 1, "the phone's entry did not land"
+        sync.append(host_shows(host, after.game, after.events[-1], SEATS, confirmed))
+
+
 def test_a_host_and_two_phones_play_through_nginx_under_a_path_and_are_counted_by_their_own_addresses(
         browser, proxied, screenshot):
     public, db, access_log = proxied
@@ -190,43 +238,7 @@ def test_a_host_and_two_phones_play_through_nginx_under_a_path_and_are_counted_b
 
         rng = random.Random(45)
         sync: list[float] = []
-        while load(store, gid).state.roll_index < TURNS:
-            ses = load(store, gid)
-            st = ses.state
-            assert not st.is_terminal()
-            if st.current_player() == CHANCE:
-                phone = phones[st.active]
-                expect(phone.get_by_role("button", name="Enter roll")).to_be_enabled()
-                enter_roll(phone, Taps(), small_roll(st, rng))
-                deadline = time.monotonic() + 20
-                while load(store, gid).state.dice is None and time.monotonic() < deadline:
-                    time.sleep(0.05)
-                assert load(store, gid).state.dice is not None, "the phone's roll did not land"
-                continue
-            if st.current_player() == TEAM:  # a penalty: the mission leader's screen takes it, one tap
-                panel = host.locator(".st-key-decision-panel")
-                kind = (st.extra.get("decision") or {}).get("kind")
-                press(panel.get_by_role("button", name=re.compile("Strike" if kind == "strike_jokers" else
-                                                                   "Remove a colour die")).first)
-                expect(host.locator(".st-key-decision-panel")).to_have_count(0)
-                continue
-            seat = entry.seats_to_decide(st)[0]
-            phone, move = phones[seat], small_move(st, seat) or PASS
-            expect(phone.locator(".st-key-cross-btn")).to_be_visible()
-            taps = Taps()
-            if move is PASS:
-                taps.press(phone.locator(".st-key-fail-btn").get_by_role("button"))
-            else:
-                for name in names(move.cells):
-                    taps.select(cell_button(phone, seat, name, st.seats[seat].sheet))
-                taps.press(phone.locator(".st-key-cross-btn").get_by_role("button"))
-            confirmed = time.monotonic()
-            deadline = time.monotonic() + 20
-            while load(store, gid).n_events == ses.n_events and time.monotonic() < deadline:
-                time.sleep(0.02)
-            after = load(store, gid)
-            assert after.n_events == ses.n_events + 1, "the phone's entry did not land"
-            sync.append(host_shows(host, after.game, after.events[-1], ["Ada", "Bo"], confirmed))
+        play(store, gid, host, phones, TURNS, rng, sync)
         # the pages followed the game through the change route under the base path (not by polling)
         statuses = [line.split('" ', 1)[1].split()[0] for line in access_log.read_text(encoding="utf-8").splitlines()
                     if f'"GET {BASE}/_nochmal/changes?' in line]

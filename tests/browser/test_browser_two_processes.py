@@ -44,16 +44,12 @@ import pytest
 from playwright.sync_api import expect
 from conftest import tap_until
 from serving import free_port, stop, wait_healthy
-from test_browser_play import idle, load, press, small_move, small_roll
-from test_browser_proxy import nginx_or_fail, replaced, self_signed, wait_https
-from test_browser_table import Taps, cell_button, enter_roll, host_shows
+from test_browser_play import idle, load, press
+from test_browser_proxy import nginx_or_fail, play, replaced, self_signed, wait_https
 
-from nochmal.engine.cells import names
-from nochmal.engine.game import CHANCE, TEAM
-from nochmal.engine.moves import PASS
 from nochmal.store.db import GameStore
 from nochmal.store.session import GameSession
-from nochmal.ui import entry, newgame
+from nochmal.ui import newgame
 from nochmal.ui.labels import seat_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -172,53 +168,6 @@ def cpu_s(proc) -> float:
     """CPU seconds (user + system) ``proc`` has used so far."""
     fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def play(store, gid, host, phones, until_roll: int, rng, sync: list[float], kill=None) -> int | None:
-    """Play until the game's roll index reaches ``until_roll``: the active phone enters the roll,
-    each phone its own cross; each entry's time from confirm to the host screen goes to ``sync``.
-    With ``kill``: at phone 1's next cross, call it right after the confirm tap (the entry on its
-    way) and return the number of events in the store before that tap."""
-    while load(store, gid).state.roll_index < until_roll:
-        ses = load(store, gid)
-        st = ses.state
-        assert not st.is_terminal()
-        if st.current_player() == CHANCE:
-            phone = phones[st.active]
-            expect(phone.get_by_role("button", name="Enter roll")).to_be_enabled()
-            enter_roll(phone, Taps(), small_roll(st, rng))
-            deadline = time.monotonic() + 20
-            while load(store, gid).state.dice is None and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert load(store, gid).state.dice is not None, "the phone's roll did not land"
-            continue
-        if st.current_player() == TEAM:
-            panel = host.locator(".st-key-decision-panel")
-            kind = (st.extra.get("decision") or {}).get("kind")
-            press(panel.get_by_role("button", name=re.compile("Strike" if kind == "strike_jokers" else
-                                                               "Remove a colour die")).first)
-            expect(host.locator(".st-key-decision-panel")).to_have_count(0)
-            continue
-        seat = entry.seats_to_decide(st)[0]
-        phone, move = phones[seat], small_move(st, seat) or PASS
-        expect(phone.locator(".st-key-cross-btn")).to_be_visible()
-        taps = Taps()
-        if move is PASS:
-            taps.press(phone.locator(".st-key-fail-btn").get_by_role("button"))
-        else:
-            for name in names(move.cells):
-                taps.select(cell_button(phone, seat, name, st.seats[seat].sheet))
-            taps.press(phone.locator(".st-key-cross-btn").get_by_role("button"))
-        if kill is not None and seat == 0:
-            kill()
-            return ses.n_events
-        confirmed = time.monotonic()
-        deadline = time.monotonic() + 20
-        while load(store, gid).n_events == ses.n_events and time.monotonic() < deadline:
-            time.sleep(0.02)
-        after = load(store, gid)
-        assert after.n_events == ses.n_events + 1, "the phone's entry did not land"
-        sync.append(host_shows(host, after.game, after.events[-1], SEATS, confirmed))
 
 
 def test_a_host_and_two_phones_on_two_processes_see_each_other_and_survive_a_killed_process(
