@@ -333,6 +333,34 @@ def test_sweep_rows_of_other_sheets_and_tableaus():
             assert got_bare == ref and list(got_bare) == list(ref), (game.mission.id, seed)
 
 
+def test_the_cycle_collector_is_paused_only_inside_the_block():
+    """``gc_paused``: off inside the block, on again after it (also when the block raises), and
+    left off after it where it was off before (a caller that paused it keeps it paused)."""
+    import gc
+
+    assert gc.isenabled()
+    with results.gc_paused():
+        assert not gc.isenabled()
+        with results.gc_paused():  # nested: the inner block does not resume it
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(ZeroDivisionError):
+        with results.gc_paused():
+            1 / 0
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with results.gc_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    states = results.end_states(CoopGame.create(3, mission=1), np.zeros((2, layout.R_SIZE), np.int64),
+                                np.zeros((2, 3, layout.END_WIDTH), np.int64))
+    assert len(states) == 2 and gc.isenabled()
+
+
 def test_the_crossed_cells_text_of_empty_and_full_sheets():
     """The ``crossed`` column names each seat's cells as ``names`` does; a seat with no cross is
     an empty name list between its neighbours' (no name of another seat leaks into it)."""

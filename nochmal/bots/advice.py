@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from nochmal.bots.kernel.results import gc_paused
 from nochmal.bots.kernel.solo_driver import solo_sim
 from nochmal.bots.coop_weights import plan_of
 from nochmal.bots.greedy import greedy_policy, ranked_moves
@@ -253,6 +254,7 @@ STAGE1_WORK = 40_000
 STAGE2_WORK = 160_000
 COMPILED_MIN = 32
 COMPILED_MAX = 2_000
+@gc_paused()  # thousands of finished rollouts and their mission progress, no cycles among them
 def _compiled_suggestions(state, seat: int, cands: list, heur: dict, k: int, rng_seed: int, rollouts: int | None,
                           budget: float) -> list[Suggestion] | None:
     """Co-op suggestions from rollouts in compiled code (:func:`nochmal.bots.planner.compiled_rollout_ends`),
