@@ -112,9 +112,13 @@ def test_a_person_and_two_bots_play_to_the_end_with_the_totals_and_the_winner(en
     assert " ".join(texts(again, "markdown")) == shown
 
 
-def test_a_refused_entry_shows_the_rule_in_words_and_changes_nothing(env):
+def refuse_an_unfit_die(env, lang: str):
+    """A practice game played from the host page (in ``lang``) until a roll has a die that does not
+    fit; that die is tapped and entered. Returns the page, the position and the die."""
     ses = new(env, players=1)
-    at = host(ses)
+    at = app({"game": ses.game_id, "code": ses.meta["host_code"], "lang": lang})
+    at.switch_page(TABLE).run()
+    no_exception(at)
     while True:
         ses.refresh()
         gs = ses.state
@@ -133,14 +137,34 @@ def test_a_refused_entry_shows_the_rule_in_words_and_changes_nothing(env):
     at.pills(key=f"t21-pick-0-{seen}").set_value([unfit[0]]).run()
     at.button(key="t21-enter-0").click().run()
     no_exception(at)
-    assert load(env, ses.game_id).n_events == before
+    assert load(env, ses.game_id).n_events == before  # nothing stored
+    return at, gs, unfit[0]
+
+
+def test_a_refused_entry_shows_the_rule_in_words_and_changes_nothing(env):
+    at, gs, die = refuse_an_unfit_die(env, "en")
     errors = texts(at, "error")
-    face = gs.dice.faces[unfit[0]]
     from nochmal.ui.twentyone.words import die_colour
-    said = f"Not allowed: {die_colour(unfit[0])} {face}: higher than the"
+    said = f"Not allowed: {die_colour(die)} {gs.dice.faces[die]}: higher than the"
     assert any(e.startswith(said) and "T-" not in e for e in errors), errors
-    why = " ".join(c.value for c in at.caption)  # the "Why?" detail
-    assert "T-ENTER" in why and "at most the printed number" in why and "higher than" in why
+    why = " ".join(c.value for c in at.caption)  # the "Why?" detail: the rule's words and its id
+    assert "(rule T-ENTER)" in why and "at most the printed number" in why
+
+
+def test_a_refused_entry_in_german_is_german_also_in_the_why_detail(env):
+    at, gs, die = refuse_an_unfit_die(env, "de")
+    errors = texts(at, "error")
+    with i18n.using("de"):
+        from nochmal.ui.twentyone.words import die_colour
+        colour = die_colour(die)
+    said = f"Nicht erlaubt: {colour} {gs.dice.faces[die]}: höher als die"
+    assert any(e.startswith(said) and "T-" not in e for e in errors), errors
+    assert [x.label for x in at.expander if x.label == "Warum?"], [x.label for x in at.expander]
+    why = " ".join(c.value for c in at.caption)
+    assert "(Regel T-ENTER)" in why and "höchstens die aufgedruckte Zahl" in why, why
+    # the engine's English reason is nowhere on the page
+    shown = " ".join(errors + [c.value for c in at.caption])
+    assert "higher than" not in shown and "printed in its field" not in shown and "engine" not in shown, shown
 
 
 def test_reload_shows_the_same_position_mid_game(env):

@@ -26,7 +26,8 @@ from nochmal.ui.safe import md
 from nochmal.ui.storeerror import store_error_text
 from nochmal.ui.twentyone import bots as botplay
 from nochmal.ui.twentyone.sheet import dice_html, sheet_html, sheets_html
-from nochmal.ui.twentyone.words import die_colour, event_text, outcome_text, refusal, unfit_words
+from nochmal.ui.twentyone.refusals import refusal
+from nochmal.ui.twentyone.words import die_colour, event_text, outcome_text, unfit_words
 
 ss = st.session_state
 

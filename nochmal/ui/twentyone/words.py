@@ -1,13 +1,10 @@
-"""twenty one in words, in the language in force: the dice's colours, a stored event, a refusal
-(the engine's rule id kept for a "why" detail), the end of the game. Plain text or Markdown; no
+"""twenty one in words, in the language in force: the dice's colours, the rules, a stored event,
+dice that do not fit, the end of the game (a refusal: :mod:`.refusals`). Plain text or Markdown; no
 widgets, no streamlit (tested without a page)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from nochmal.data.i18n import _, ngettext, pgettext
-from nochmal.engine.errors import NochmalError
 from nochmal.engine.twentyone.components import COLOURS
 from nochmal.engine.twentyone.rules import RULE_IDS
 from nochmal.ui.labels import seat_label
@@ -55,28 +52,6 @@ def rule_words(rule: str | None) -> str:
 def rules_table() -> dict[str, str]:
     """Every rule of twenty one the app checks: its id -> its words (History's "rules in words")."""
     return {rule: rule_words(rule) for rule in RULE_IDS}
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """A refused entry: ``words`` to read (no rule id) and ``why`` (the rule's words and its id)."""
-
-    words: str
-    why: str
-
-
-def refusal(err: NochmalError) -> Refusal:
-    """The engine's refusal for a player: the rule in words, and its id and the engine's own
-    reason in the "why" detail."""
-    rule = getattr(err, "rule", None)
-    general = rule_words(rule)
-    detail = getattr(err, "reason", None) or getattr(err, "detail", None) or str(err)
-    if not rule:  # the app's own check (already in the page's language): its words as they are
-        return Refusal(detail, detail)
-    words = getattr(err, "words", None) or general or _("This is not allowed now.")
-    why = _("{words} (rule {rule}; the engine says: {detail})").format(words=general or words, rule=rule or "-",
-                                                                        detail=detail)
-    return Refusal(words, why)
 
 
 def unfit_words(state, seat: int, colours) -> str:
