@@ -53,10 +53,12 @@ bench: $(STAMP)
 solo-values: $(STAMP)
 	$(VENV)/bin/nochmal fit-solo-values
 
-# a whole co-op game by a host screen and three phones in a real browser (about 7 minutes):
-# taps, phone-to-host times and screenshots in test-artifacts/ (CI runs it after the tests)
+# a whole co-op game by a host screen and three phones in a real browser (about 7 minutes), and
+# five rounds of twenty one with physical dice (about 2 minutes; NOCHMAL_T21_ROUNDS=0: the whole
+# game): taps, phone-to-host times and screenshots in test-artifacts/ (CI runs it after the tests)
 measure-table: $(STAMP)
-	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_table.py tests/browser/test_browser_six_phones.py
+	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_table.py tests/browser/test_browser_six_phones.py \
+		tests/browser/test_browser_twentyone_measure.py
 
 measure-scan: $(STAMP)
 	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_scan.py

@@ -34,10 +34,12 @@ NAMES = ["Ada", "Bo", "Cy"]
 
 
 class Taps:
-    """The taps one device made (every tap goes through :meth:`press`)."""
+    """The taps one device made (every tap goes through :meth:`press`); ``lost``: taps that did
+    not register (the page was still running) and were made again, counted in ``n`` too."""
 
     def __init__(self) -> None:
         self.n = 0
+        self.lost = 0
 
     def press(self, locator) -> None:
         self.n += 1
@@ -110,7 +112,8 @@ def enter_faces(phone, taps: Taps, faces, kept=()) -> None:
             continue
         group = phone.get_by_role("radiogroup", name=die_colour(c).capitalize(), exact=True)
         radio = group.get_by_role("radio", name=str(face), exact=True)
-        for _ in range(3):  # a tap lost while the page reran is made again
+        for attempt in range(3):  # a tap lost while the page reran is made again
+            taps.lost += attempt > 0
             taps.press(radio)
             try:
                 expect(radio).to_have_attribute("aria-checked", "true", timeout=5_000)
@@ -126,7 +129,8 @@ def pick_dice(phone, taps: Taps, seat: int, colours, faces) -> None:
     expect(box).to_be_visible()
     for k, c in enumerate(colours, start=1):
         pill = box.get_by_role("button").filter(has_text=re.compile(rf"^{die_colour(c)} {faces[c]} →"))
-        for _ in range(3):
+        for attempt in range(3):
+            taps.lost += attempt > 0
             taps.press(pill)
             try:
                 expect(box.locator("button[aria-pressed=true]")).to_have_count(k, timeout=5_000)
