@@ -122,7 +122,8 @@ def test_a_host_and_three_phones_play_twentyone_to_the_end(new_page, app_url, st
 
 def test_a_refused_entry_in_german_shows_the_rule_in_words_and_changes_nothing(new_page, app_url, store, screenshot):
     """A phone in German (390×844) taps a die that does not fit and enters: the refusal stands at
-    its controls in the game's words, the rule id only in "Warum?"; the store is unchanged. The
+    its controls in the game's words, the rule id only in "Warum?" (in German words, none of the
+engine's English); the store is unchanged. The
     host screen in German (1280×800) beside it."""
     ses = GameSession.create(store, TwentyOneGame.create(2), title="einundzwanzig", seat_names=["Ada", "Bo"],
                              kind="digital", seed=4)
@@ -149,6 +150,12 @@ def test_a_refused_entry_in_german_shows_the_rule_in_words_and_changes_nothing(n
     expect(refused).to_contain_text("Nicht erlaubt")
     expect(refused).to_contain_text("höher als die")
     assert "T-ENTER" not in refused.locator("[data-testid=stAlert]").inner_text()
+    # "Warum?": the rule in German words and its id, none of the engine's English
+    press(refused.locator("summary", has_text="Warum?"))
+    why = refused.locator("[data-testid=stExpanderDetails]")
+    expect(why).to_contain_text("(Regel T-ENTER)")
+    expect(why).to_contain_text("höchstens die aufgedruckte Zahl")
+    assert "higher than" not in why.inner_text() and "printed" not in why.inner_text()
     assert GameSession.load(store, ses.game_id).n_events == n
     screenshot(phone, "twentyone-phone-refused-de")
     host = new_page(HOST_VIEW)
