@@ -1,5 +1,5 @@
-"""Sheets A-F of *twenty one* as data (T-SHEET): files ``boards/twentyone/<id>.toml`` loaded into a
-frozen pydantic model, checked by the sheet's invariants, and turned into a :class:`TwentyOneSheet`
+"""Sheets A-F of *twenty one* as data (T-SHEET): files ``boards/twentyone/<id>.toml`` (and the
+owner's own sheets, ``<user data folder>/twentyone-sheets/<id>.toml``) loaded into a frozen pydantic model, checked by the sheet's invariants, and turned into a :class:`TwentyOneSheet`
 that the engine and the bots read.
 
 A file says, per row, the six fields' colours (letters ``w k r b y g``: white, black, red, blue,
@@ -17,6 +17,7 @@ named 1-based in words) and the rule."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -26,7 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from nochmal.engine.errors import DataFileError, InvalidInputError
 from nochmal.engine.contract import validated
-from nochmal.engine.sheet import BOARDS_DIR, Name, PlainText, read_data_file, toml_line, toml_value
+from nochmal.engine.sheet import (BOARDS_DIR, Name, PlainText, read_data_file, toml_line, toml_value,
+                                  user_boards_dir)
 from nochmal.engine import tomlin
 from nochmal.engine.twentyone.components import COLOUR_LETTERS, COLOURS, N_FIELDS, N_ROWS, ROW_1_VALUES
 
@@ -34,6 +36,8 @@ from nochmal.engine.twentyone.components import COLOUR_LETTERS, COLOURS, N_FIELD
 SHEETS_DIR = BOARDS_DIR / "twentyone"
 #: The shipped sheets' ids, in the rulebook's order.
 SHEET_IDS = ("A", "B", "C", "D", "E", "F")
+#: What a sheet id may be (as in the sheet files' ``id`` field).
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 
 Part = Literal["verified", "stand-in", "user"]
 StrictInt = Annotated[int, Strict()]
@@ -61,7 +65,7 @@ class SheetSpec(BaseModel):
     right)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
+    id: Annotated[str, Field(pattern=ID_PATTERN)]
     name: Name
     source: Annotated[PlainText, Field(max_length=500)] = ""
     provenance: Provenance
@@ -160,13 +164,57 @@ def _load_cached(path: str, mtime_ns: int) -> TwentyOneSheet:
     return load_sheet_file(path)
 
 
+def user_sheets_dir() -> Path:
+    """The owner's own sheets: ``twentyone-sheets`` beside *Noch mal!*'s user boards (in
+    ``$NOCHMAL_HOME`` if set, else the user data folder), one ``<id>.toml`` per sheet."""
+    return user_boards_dir().parent / "twentyone-sheets"
+
+
+def is_shipped_id(sheet_id: object) -> bool:
+    """Whether ``sheet_id`` is (in any case) one of the shipped ids A-F, which are reserved."""
+    return isinstance(sheet_id, str) and sheet_id.upper() in SHEET_IDS
+
+
+def _usable_user_id(sheet_id: object) -> bool:
+    return isinstance(sheet_id, str) and re.match(ID_PATTERN, sheet_id) is not None and not is_shipped_id(sheet_id)
+
+
+def user_sheet_ids() -> list[str]:
+    """The ids of the owner's sheets in :func:`user_sheets_dir` (files whose name is not a usable
+    id, or a shipped id in any case, are left out)."""
+    folder = user_sheets_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.toml") if p.is_file() and _usable_user_id(p.stem))
+
+
+def sheet_ids() -> list[str]:
+    """Every sheet a game may be played on: A-F, then the owner's sheets."""
+    return [*SHEET_IDS, *user_sheet_ids()]
+
+
+def _sheet_path(sheet_id: object) -> Path | None:
+    if isinstance(sheet_id, str) and sheet_id in SHEET_IDS:
+        return SHEETS_DIR / f"{sheet_id}.toml"
+    if _usable_user_id(sheet_id):
+        path = user_sheets_dir() / f"{sheet_id}.toml"
+        if path.is_file():
+            return path
+    return None
+
+
 def get_sheet(sheet_id: str) -> TwentyOneSheet:
-    """A shipped sheet by its id ("A".."F"); cached by path and modification time."""
-    path = SHEETS_DIR / f"{sheet_id}.toml"
-    if sheet_id not in SHEET_IDS or not path.is_file():
-        raise InvalidInputError(f"unknown twenty one sheet {sheet_id!r}: one of {', '.join(SHEET_IDS)}",
+    """A sheet by its id: a shipped one ("A".."F") or one of the owner's (:func:`user_sheets_dir`);
+    cached by path and modification time. A user file must carry its own name as ``id``."""
+    path = _sheet_path(sheet_id)
+    if path is None or not path.is_file():
+        raise InvalidInputError(f"unknown twenty one sheet {sheet_id!r}: one of {', '.join(sheet_ids())}",
                                 rule="T-SHEET")
-    return _load_cached(str(path), path.stat().st_mtime_ns)
+    sheet = _load_cached(str(path), path.stat().st_mtime_ns)
+    if sheet.id != sheet_id:
+        raise DataFileError(path, [f"field id: {sheet.id!r} is not the file's name {sheet_id!r}; a sheet file "
+                                   f"carries its own id"])
+    return sheet
 
 
 def sheet_to_toml(spec: SheetSpec) -> str:
