@@ -10,6 +10,7 @@ from typing import Callable
 
 from nochmal.store.games import GAMES, TWENTYONE, GameKind
 from nochmal.ui.twentyone import analytics as twentyone_analytics
+from nochmal.ui.twentyone import own_sheets as twentyone_sheets
 from nochmal.ui.twentyone import start as twentyone_start
 from nochmal.ui.twentyone import table as twentyone_table
 from nochmal.ui.twentyone import words as twentyone_words
@@ -31,13 +32,15 @@ class GameUI:
     rules: Callable[[], dict[str, str]]
     #: ``analytics_section()``: the game's section of the Analytics page (None: the page's own)
     analytics_section: Callable[[], None] | None = None
+    #: ``sheets_section()``: the game's section of the Sheets page (None: the page's own)
+    sheets_section: Callable[[], None] | None = None
 
 
 _UIS: dict[str, GameUI] = {
     kind.name: ui for kind, ui in (
         (TWENTYONE, GameUI(twentyone_start.new_game_form, twentyone_table.table_page, twentyone_words.event_text,
                               twentyone_table.undo_button, twentyone_words.rules_table,
-                              twentyone_analytics.analytics_section)),
+                              twentyone_analytics.analytics_section, twentyone_sheets.sheets_section)),
     )
 }
 
@@ -45,6 +48,11 @@ _UIS: dict[str, GameUI] = {
 def analytics_sections() -> list[tuple[GameKind, Callable[[], None]]]:
     """The games with their own Analytics page, each with it, in the registry's order."""
     return [(GAMES[name], ui.analytics_section) for name, ui in _UIS.items() if ui.analytics_section is not None]
+
+
+def sheets_sections() -> list[tuple[GameKind, Callable[[], None]]]:
+    """The games with their own section of the Sheets page, each with it, in the registry's order."""
+    return [(GAMES[name], ui.sheets_section) for name, ui in _UIS.items() if ui.sheets_section is not None]
 
 
 def game_ui(kind: GameKind) -> GameUI | None:

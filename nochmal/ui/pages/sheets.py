@@ -13,10 +13,13 @@ from nochmal.engine.errors import NochmalError
 from nochmal.engine.sheet import get_sheet, sheet_ids, sheet_to_toml
 from nochmal.engine.sheet import MAX_DATA_FILE_BYTES
 from nochmal.data.i18n import _, ngettext, pgettext
+from nochmal.data.i18n import _ as tr  # tr(kind.word): a registry's word, marked there with N_()
 from nochmal.data.provenance import sheet_meaning
 from nochmal.ui.labels import provenance_label
 from nochmal.ui import owner
 from nochmal.ui.explain import strip_rule_ids
+from nochmal.ui.games import sheets_sections
+from nochmal.store.games import DEFAULT_GAME, GAMES
 from nochmal.ui.safe import code, md, visible
 from nochmal.ui.sheetview import sheet_html
 from nochmal.ui.panels.coopset import coopset_panel
@@ -258,6 +261,15 @@ def paint_grid(rows: list[str]) -> None:
 
 
 # --------------------------------------------------------------------------- the page
+# a game with sheets of its own (twenty one, from the registry of the games' pages) is one choice away
+OTHER_GAMES = sheets_sections()
+if OTHER_GAMES:
+    choices = [GAMES[DEFAULT_GAME].word] + [kind.word for kind, _section in OTHER_GAMES]
+    picked = st.segmented_control(_("Game"), range(len(choices)), format_func=lambda i: tr(choices[i]),
+                                  default=0, key="sheets_game")
+    if picked:  # None (nothing chosen) and 0: Noch mal!'s sheets
+        OTHER_GAMES[picked - 1][1]()
+        st.stop()
 init_state()
 st.title(_("Sheets"))
 st.caption(_("Every sheet the app knows, where it comes from, and a way to enter your printed co-op sheets."))

@@ -80,3 +80,27 @@ def dice_html(faces: tuple[int, ...], kept: tuple[int, ...] = ()) -> str:
         out.append(f'<span class="t21-die" title="{label}" aria-label="{label}" style="{CELL};{ring}background:{fill};'
                    f'color:{ink};font-size:1.3em">{f}</span>')
     return f'<div class="t21-dice" style="white-space:nowrap">{"".join(out)}</div>'
+
+
+def preview_html(colours: list[list[int]], values: list[list[int]], title: str,
+                 flagged: frozenset[tuple[int, int]] = frozenset()) -> str:
+    """A sheet being typed, drawn as the game draws a sheet (its fields empty): ``colours[row][field]``
+    a colour index, ``values[row][field]`` the printed value; the fields in ``flagged`` (0-based
+    ``(row, field)``: a problem there) outlined in red and marked "!". Drawn even when the sheet
+    breaks an invariant, so the owner sees where."""
+    rows = []
+    for r in range(N_ROWS):
+        cells = []
+        for p in range(N_FIELDS):
+            colour, printed = colours[r][p], values[r][p]
+            fill, ink = PALETTE[colour]
+            bad = (r, p) in flagged
+            ring = "outline:3px solid #d00000;outline-offset:-1px;" if bad else ""
+            label = escape(f"{die_colour(colour)} {printed}" + (" — " + _("check this field") if bad else ""))
+            cells.append(f'<span class="t21-cell{" t21-flagged" if bad else ""}" data-colour="{colour}" '
+                         f'title="{label}" aria-label="{label}" style="{CELL};{ring}background:{fill};color:{ink}">'
+                         f'<span style="{PRINTED}">{printed}</span>{"!" if bad else ""}</span>')
+        rows.append(f'<div class="t21-row" style="white-space:nowrap;width:max-content;padding:1px">'
+                    f'{"".join(cells)}</div>')
+    return (f'<div class="t21-sheet t21-preview" style="margin:0 1.2em .8em 0">'
+            f'<div style="font-weight:700">{escape(title)}</div>{"".join(rows)}</div>')

@@ -9,13 +9,14 @@ import streamlit as st
 
 from nochmal.data.i18n import _, ngettext
 from nochmal.engine.errors import NochmalError
-from nochmal.engine.twentyone.sheets import SHEET_IDS, get_sheet
+from nochmal.engine.ruleids import strip_rule_ids
+from nochmal.engine.twentyone.sheets import SHEET_IDS, get_sheet, sheet_ids
 from nochmal.store.db import StoreError
 from nochmal.store.games import TWENTYONE
 from nochmal.store.session import GameSession
 from nochmal.ui import state
 from nochmal.ui.labels import default_name, provenance_label
-from nochmal.ui.safe import md
+from nochmal.ui.safe import md, visible
 from nochmal.ui.storeerror import store_error_text
 
 ss = st.session_state
@@ -32,10 +33,13 @@ def player_choice(name: str) -> str:
 
 
 def sheet_choice(sid: str) -> str:
+    """A sheet in the seats' lists: a shipped one with its provenance, the owner's own as "your sheet"."""
     try:
         sheet = get_sheet(sid)
     except NochmalError:
-        return _("{sheet} (unreadable)").format(sheet=sid)
+        return visible(_("{sheet} (unreadable)").format(sheet=sid))
+    if sid not in SHEET_IDS:
+        return visible(_("{id} — your sheet").format(id=sid))
     return _("Sheet {id} — {provenance}").format(id=sid, provenance=provenance_label(sheet.provenance))
 
 
@@ -43,9 +47,10 @@ def _defaults() -> None:
     ss.setdefault("t21-kind", "digital")
     if ss.get("t21-players") not in range(TWENTYONE.min_seats, TWENTYONE.max_seats + 1):
         ss["t21-players"] = 3
+    known = sheet_ids()
     for i in range(TWENTYONE.max_seats):
         ss.setdefault(f"t21-name-{i}", default_name(i))
-        if ss.get(f"t21-sheet-{i}") not in SHEET_IDS:
+        if ss.get(f"t21-sheet-{i}") not in known:
             ss[f"t21-sheet-{i}"] = SHEET_IDS[i % len(SHEET_IDS)]
         if ss.get(f"t21-bot-{i}") not in ("human", *TWENTYONE.policy_names):
             ss[f"t21-bot-{i}"] = "human"
@@ -83,7 +88,7 @@ def _create() -> None:
                                  kind="digital" if digital else "companion",
                                  seed=int(seed_text) if seed_text else None, bots=bots)
     except NochmalError as err:
-        state.flash("error", _("Could not create the game: {error}").format(error=md(err)))
+        state.flash("error", _("Could not create the game: {error}").format(error=md(strip_rule_ids(str(err)))))
         return
     except StoreError as err:
         state.flash("error", store_error_text(err))
@@ -109,7 +114,7 @@ def new_game_form() -> None:
         for i in range(n):
             cols = st.columns([3, 3, 2] if digital else [3, 3])
             cols[0].text_input(_("Name of seat {seat}").format(seat=i + 1), key=f"t21-name-{i}", max_chars=30)
-            cols[1].selectbox(_("Sheet of seat {seat}").format(seat=i + 1), list(SHEET_IDS), format_func=sheet_choice,
+            cols[1].selectbox(_("Sheet of seat {seat}").format(seat=i + 1), sheet_ids(), format_func=sheet_choice,
                               key=f"t21-sheet-{i}")
             if digital:
                 cols[2].selectbox(_("Seat {seat} plays as").format(seat=i + 1), ["human", *TWENTYONE.policy_names],
@@ -120,7 +125,7 @@ def new_game_form() -> None:
                             "random)"), key="t21-seed")
     st.button(_("Create game"), key="t21-create", type="primary", icon="▶️", on_click=_create)
     chosen = sorted({ss.get(f"t21-sheet-{i}") for i in range(n)} - {None})
-    stand_ins = [s for s in chosen if "stand-in" in get_sheet(s).provenance]
+    stand_ins = [s for s in chosen if s in SHEET_IDS and "stand-in" in get_sheet(s).provenance]
     if stand_ins:
         with st.expander(_("⚠️ Notes: stand-in sheets"), key="t21-notes"):
             st.warning(_("Sheets {sheets} are stand-ins: the colour order of their rows and the numbers of rows 2-5 "
