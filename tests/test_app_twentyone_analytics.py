@@ -73,3 +73,39 @@ def test_twentyone_analytics_in_german(env):
     words = " ".join(m.value for m in at.markdown) + " ".join(s.value for s in at.subheader)
     assert "Zettel" in " ".join(at.dataframe[0].value.columns)
     assert "zweite" in words.lower() and "Bots" in words
+
+
+def test_the_owners_sheets_are_analysed_too_and_an_edited_sheet_is_computed_again(env):
+    """A sheet of the owner's is in the optimum table ("your sheet") and in the distribution's choice;
+    saved again with other values under the same id, the page's numbers follow the new content (the
+    cached tables are keyed on the sheet's content, not its id)."""
+    from nochmal.data import twentyoneuser as U
+    from nochmal.engine.twentyone import get_sheet
+
+    colours = [list("wkrbyg")] * 5
+    first = [[6, 6, 6, 6, 6, 6], [5, 5, 5, 4, 4, 4], [6, 5, 4, 3, 2, 1], [4, 4, 4, 3, 2, 2], [3, 3, 3, 3, 3, 3]]
+    U.save_user_sheet(U.typed_sheet_data("mine", colours, first))
+    at = analytics()
+    at.get("button_group")[0].set_value(1).run()
+    no_exception(at)
+    table = at.dataframe[0].value
+    assert list(table["sheet"]) == ["A", "B", "C", "D", "E", "F", "mine"]
+    mine = table[table["sheet"] == "mine"].iloc[0]
+    assert mine["provenance"] == "your sheet"
+    want = A.optimum_table([get_sheet("mine")]).iloc[0]
+    assert mine["expected score"] == round(want["expected"], 2) != table["expected score"].iloc[0]
+    at.selectbox(key="t21_dist_sheet").set_value("mine").run()
+    no_exception(at)
+    assert any("sheet mine alone" in c.value for c in at.caption)
+    figure_before = [n.proto.spec for n in at.get("plotly_chart") if n.proto.id.endswith("t21_dist")]
+    # the owner corrects the values: same id, new content
+    second = [[6, 5, 4, 3, 2, 1]] * 5
+    U.save_user_sheet(U.typed_sheet_data("mine", colours, second))
+    at.run()
+    no_exception(at)
+    table = at.dataframe[0].value
+    again = table[table["sheet"] == "mine"].iloc[0]["expected score"]
+    assert again == round(A.optimum_table([get_sheet("mine")]).iloc[0]["expected"], 2) != mine["expected score"]
+    assert again == table["expected score"].iloc[0]  # every row 6 5 4 3 2 1, as the stand-ins: their optimum
+    figure_after = [n.proto.spec for n in at.get("plotly_chart") if n.proto.id.endswith("t21_dist")]
+    assert figure_before and figure_after and figure_before != figure_after

@@ -140,3 +140,19 @@ def test_the_form_rows_of_a_sheet_and_the_preview():
     assert len(colours) == 5 and all(len(r) == 6 for r in colours) and values[0] == [6, 5, 4, 3, 2, 1]
     preview = U.preview_sheet(U.typed_sheet_data("x", colours, values))
     assert preview.spec.colours == get_sheet("B").spec.colours and preview.provenance == "user"
+
+
+def test_the_problems_speak_german_in_the_games_words():
+    from nochmal.data.i18n import using
+
+    colours = [list(r) for r in COLOURS]
+    colours[2][4] = "w"
+    values = [list(v) for v in VALUES]
+    values[3][3] = 6
+    with using("de"):
+        german = [p.text for p in U.typed_problems(colours, values)]
+        reserved = U.id_problems("a")[0].text
+    assert german == ["Reihe 3, Feld 5: weiß steht schon in Feld 3 (gelb fehlt); jede Reihe hat jede Farbe einmal",
+                      "Reihe 4, Feld 4: Wert 6 ist höher als 5 in Feld 3; die Werte steigen von links nach rechts "
+                      "nie an"], german
+    assert "reserviert" in reserved and "Zettel" in reserved

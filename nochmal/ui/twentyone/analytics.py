@@ -6,6 +6,8 @@ numbers come from :mod:`nochmal.analytics.twentyone`, the figures from
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import streamlit as st
 
@@ -13,9 +15,11 @@ from nochmal.analytics import twentyone as A
 from nochmal.analytics import twentyone_figures as F
 from nochmal.bots.twentyone_policies import TWENTYONE_POLICIES
 from nochmal.data.i18n import _
-from nochmal.engine.twentyone.sheets import SHEET_IDS
+from nochmal.engine.errors import NochmalError
+from nochmal.engine.twentyone.sheets import TwentyOneSheet, get_sheet, sheet_ids, spec_from_data
 from nochmal.ui.labels import provenance_label
 from nochmal.ui.safe import md
+from nochmal.ui.twentyone.own_sheets import sheet_option
 
 ss = st.session_state
 CHART = {"displayModeBar": False}
@@ -25,15 +29,37 @@ MAX_PAGE_GAMES = 2000
 PAGE_BOTS = tuple(p for p in TWENTYONE_POLICIES if p != "random")
 
 
+def sheet_texts() -> dict[str, str]:
+    """Every sheet the page offers (A-F, then the owner's), each as the JSON of its whole content:
+    the cached tables below are keyed on it, so an edited sheet of the owner's is computed again
+    (a sheet that cannot be read is left out)."""
+    out = {}
+    for sid in sheet_ids():
+        try:
+            out[sid] = json.dumps(get_sheet(sid).spec.model_dump(mode="json"), sort_keys=True)
+        except NochmalError:
+            continue
+    return out
+
+
+def _sheet(text: str) -> TwentyOneSheet:
+    return TwentyOneSheet(spec_from_data(json.loads(text), path="<analytics>"))
+
+
 @st.cache_data(show_spinner=False, max_entries=4)
-def optimum_table() -> pd.DataFrame:
-    """The shipped sheets' optimum table (about a second and a half per set of row values)."""
-    return A.optimum_table()
+def optimum_table(texts: tuple[str, ...]) -> pd.DataFrame:
+    """The optimum table of these sheets (about a second and a half per set of row values; the
+    optimum itself is cached on disk by the rows' values)."""
+    return A.optimum_table([_sheet(t) for t in texts])
 
 
 @st.cache_data(show_spinner=False, max_entries=12)
-def score_distribution(sheet_id: str) -> pd.DataFrame:
-    return A.score_distribution(sheet_id)
+def score_distribution(text: str) -> pd.DataFrame:
+    return A.score_distribution(_sheet(text))
+
+
+def provenance_word(provenance: str) -> str:
+    return _("your sheet") if provenance == "user" else provenance_label(provenance)
 
 
 def bot_word(name: str) -> str:
@@ -47,12 +73,13 @@ def _chart(fig, key: str, note: str) -> None:
 
 
 def _optimum() -> None:
-    table = optimum_table()
+    sheets = sheet_texts()
+    table = optimum_table(tuple(sheets.values()))
     st.markdown(_("The best expected score of one player practising alone, computed exactly over "
                   "every roll and every second attempt. Rows 2–5 of the shipped sheets are **stand-ins** (the "
                   "printed values are not public), so every shipped sheet has the same optimum; the colour "
                   "order does not change it."))
-    shown = table.assign(provenance=table["provenance"].map(provenance_label))[
+    shown = table.assign(provenance=table["provenance"].map(provenance_word))[
         ["sheet", "provenance", "expected", "sd", "q05", "q50", "q95", "expected_without_second",
          "second_attempt_worth"]].rename(columns={
              "sheet": _("sheet"), "provenance": _("provenance"), "expected": _("expected score"), "sd": _("SD"),
@@ -60,8 +87,10 @@ def _optimum() -> None:
              "expected_without_second": _("without a second attempt"),
              "second_attempt_worth": _("the second attempt is worth")})
     st.dataframe(shown.round(2), hide_index=True, key="t21_optimum_table")
-    sheet = st.selectbox(_("Sheet"), SHEET_IDS, key="t21_dist_sheet")
-    _chart(F.score_distribution_figure(score_distribution(sheet)), "t21_dist",
+    if ss.get("t21_dist_sheet") not in sheets:
+        ss["t21_dist_sheet"] = next(iter(sheets))
+    sheet = st.selectbox(_("Sheet"), list(sheets), key="t21_dist_sheet", format_func=sheet_option)
+    _chart(F.score_distribution_figure(score_distribution(sheets[sheet])), "t21_dist",
            _("How likely each final score is when the optimum plays sheet {sheet} alone, with and without the "
              "second attempt (dotted: the means).").format(sheet=sheet))
 
