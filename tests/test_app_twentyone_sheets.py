@@ -150,3 +150,35 @@ def test_a_broken_file_of_mine_is_shown_in_words_without_rule_ids(env):
     shown = " ".join(texts(at, "error") + texts(at, "markdown") + texts(at, "info") + texts(at, "warning"))
     assert not re.search(r"\bT-[A-Z]", shown), shown
     assert str(path.parent) not in shown  # the file by its name only
+
+
+def test_a_scanned_photo_fills_the_form_and_the_owner_saves_it(env):
+    """A SYNTHETIC photo (no photo of a real printed twenty one sheet exists here)."""
+    import cv2
+    import numpy as np
+
+    from nochmal.data.scan.twentyone_synth import twentyone_photo
+    from nochmal.engine.twentyone import sheet_from_rows
+
+    sheet = sheet_from_rows(COLOURS, VALUES[:4] + [[3, 3, 3, 2, 2, 1]], id="photo")
+    image, _corners = twentyone_photo(sheet, np.random.default_rng(4))
+    jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes()
+    at = sheets_page()
+    at.file_uploader(key="t21s-photo").set_value(("not-a-photo.jpg", b"nonsense", "image/jpeg"))
+    at.run()
+    no_exception(at)
+    assert any("not-a-photo.jpg could not be read:" in e and "What to try" in e
+               for e in texts(at, "error")), texts(at, "error")
+    assert at.selectbox(key="t21s-c-0-0").value == get_sheet("A").spec.colours[0][0]  # nothing changed
+    at.file_uploader(key="t21s-photo").set_value(("my-sheet.jpg", jpeg, "image/jpeg"))
+    at.run()
+    no_exception(at)
+    assert any("my-sheet.jpg was read" in s for s in texts(at, "success")), texts(at, "success")
+    read = [[at.selectbox(key=f"t21s-c-{r}-{p}").value for p in range(6)] for r in range(5)]
+    values = [[at.selectbox(key=f"t21s-v-{r}-{p}").value for p in range(6)] for r in range(5)]
+    assert ["".join(r) for r in read] == COLOURS and values == [list(v) for v in sheet.value_at]
+    assert any("Read from your photo my-sheet.jpg" in c for c in texts(at, "caption"))
+    at.text_input(key="t21s-id").input("scanned")
+    at.button(key="t21s-save").click().run()
+    no_exception(at)
+    assert get_sheet("scanned").value_at == sheet.value_at and get_sheet("scanned").provenance == "user"

@@ -64,7 +64,8 @@ class TypedSheetError(InvalidInputError):
         super().__init__("; ".join(self.problems))
 
 
-def _where(row: int, field: int | None = None) -> str:
+def where(row: int, field: int | None = None) -> str:
+    """"Row 2" or "Row 2, field 3" (1-based) in the language in force."""
     if field is None:
         return _("Row {row}").format(row=row)
     return _("Row {row}, field {field}").format(row=row, field=field)
@@ -93,7 +94,7 @@ def _grid(rows: object, what: str) -> list[list[object]]:
             row = list(row)
         if not isinstance(row, Sequence) or len(row) != N_FIELDS:
             raise TypedSheetError([FieldProblem(r, None, _("{where}: expected {fields} fields").format(
-                where=_where(r), fields=N_FIELDS))])
+                where=where(r), fields=N_FIELDS))])
         out.append(list(row))
     return out
 
@@ -112,7 +113,7 @@ def typed_problems(colours: object, values: object) -> list[FieldProblem]:
         for p, c in enumerate(letters):
             if c not in tuple(COLOUR_LETTERS):
                 out.append(FieldProblem(r + 1, p + 1, _("{where}: {got} is not a colour (w k r b y g)").format(
-                    where=_where(r + 1, p + 1), got=repr(cgrid[r][p])[:12])))
+                    where=where(r + 1, p + 1), got=repr(cgrid[r][p])[:12])))
         good = [c for c in letters if c in tuple(COLOUR_LETTERS)]
         if len(good) == N_FIELDS:
             missing = [colour_name(c) for c in COLOUR_LETTERS if c not in good]
@@ -120,18 +121,18 @@ def typed_problems(colours: object, values: object) -> list[FieldProblem]:
                 if c in letters[:p]:
                     out.append(FieldProblem(r + 1, p + 1, _(
                         "{where}: {colour} is in field {first} already ({missing} missing); each row has each "
-                        "colour once").format(where=_where(r + 1, p + 1), colour=colour_name(c),
+                        "colour once").format(where=where(r + 1, p + 1), colour=colour_name(c),
                                               first=letters.index(c) + 1, missing=", ".join(missing))))
         nums = [_value(v) for v in vgrid[r]]
         for p, (raw, n) in enumerate(zip(vgrid[r], nums)):
             if n is None:
                 out.append(FieldProblem(r + 1, p + 1, _("{where}: value {got} is not a number from 1 to 6").format(
-                    where=_where(r + 1, p + 1), got=repr(raw)[:12])))
+                    where=where(r + 1, p + 1), got=repr(raw)[:12])))
         for p in range(1, N_FIELDS):
             if nums[p] is not None and nums[p - 1] is not None and nums[p] > nums[p - 1]:
                 out.append(FieldProblem(r + 1, p + 1, _(
                     "{where}: value {value} is higher than {left} in field {p}; values never rise from left to "
-                    "right").format(where=_where(r + 1, p + 1), value=nums[p], left=nums[p - 1], p=p)))
+                    "right").format(where=where(r + 1, p + 1), value=nums[p], left=nums[p - 1], p=p)))
     return out
 
 

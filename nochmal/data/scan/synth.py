@@ -659,6 +659,16 @@ def synthetic_photo(sheet_id: str | Sheet, rng: np.random.Generator, *, distort:
         raise ValueError(f"unknown style {style!r}")
     size = size or (1600, 1200)
     flat, layout = render_sheet(sheet, rng, pitch=float(rng.uniform(52, 64)))
+    image, grid_corners, settings = photograph(flat, layout.corners(), rng, distort, size)
+    return SyntheticPhoto(image, _truth(sheet, grid_corners, settings))
+
+
+def photograph(flat: np.ndarray, corners: np.ndarray, rng: np.random.Generator, distort: Distortions,
+               size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, dict]:
+    """A photo (``size`` = (width, height)) of the flat page ``flat`` lying on a table, distorted as
+    ``distort`` says (white-paper style): the picture, where the page points ``corners`` (4x2) are
+    in it, and the drawn settings. Also what a twenty one sheet's synthetic photos are taken with."""
+    height_px, width_px = flat.shape[:2]
     w, h = size
     settings: dict = {}
 
@@ -670,11 +680,11 @@ def synthetic_photo(sheet_id: str | Sheet, rng: np.random.Generator, *, distort:
     rot = _rotation(np.radians(tilt_x), np.radians(tilt_y), np.radians(turn))
     focal = w * rng.uniform(0.9, 1.3)
     fill = rng.uniform(0.62, 0.92)
-    page = np.array([(0, 0), (layout.width, 0), (layout.width, layout.height), (0, layout.height)], np.float64)
-    centre = np.array([layout.width / 2, layout.height / 2])
+    page = np.array([(0, 0), (width_px, 0), (width_px, height_px), (0, height_px)], np.float64)
+    centre = np.array([width_px / 2, height_px / 2])
     place = _camera(rng, centre, rot, focal, page, fill, (w, h), tries=20, margin=0.96, shrink=0.92)
     H = cv2.getPerspectiveTransform(page.astype(np.float32), place(page).astype(np.float32))
-    grid_corners = cv2.perspectiveTransform(layout.corners().reshape(-1, 1, 2), H).reshape(-1, 2)
+    grid_corners = cv2.perspectiveTransform(np.asarray(corners, np.float64).reshape(-1, 1, 2), H).reshape(-1, 2)
 
     photo = _table(rng, w, h)
     sheet_img = cv2.warpPerspective(flat, H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
@@ -705,7 +715,7 @@ def synthetic_photo(sheet_id: str | Sheet, rng: np.random.Generator, *, distort:
     if distort.colour_cast:
         photo = _colour_cast(photo, rng, settings)
     image = _saved(_lens(photo, rng, distort, settings, max_blur=1.8), distort, settings)
-    return SyntheticPhoto(image, _truth(sheet, grid_corners, settings))
+    return image, grid_corners, settings
 
 
 def _truth(sheet: Sheet, grid_corners: np.ndarray, settings: dict) -> Truth:

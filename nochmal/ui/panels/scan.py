@@ -96,28 +96,32 @@ def _thumbnail(image, corners) -> bytes:
     return jpeg.tobytes() if ok else b""
 
 
-def read_photo(data: bytes, client: str = "") -> dict:
+def read_photo(data: bytes, client: str = "", reader=None) -> dict:
     """What a photo file shows: ``{"ok": True, "result": ScanResult, "thumb": JPEG bytes}``, or
     ``{"ok": False, "what": ..., "advice": ...}`` for a file that is not a readable sheet, with
     ``"busy": True`` if another photo of the same ``client`` (its address) is being read, or
     :data:`MAX_SCANS_AT_ONCE` photos from other devices were being read for :data:`SCAN_WAIT_S`
-    (nothing was read: the same photo may be sent again)."""
+    (nothing was read: the same photo may be sent again). ``reader(image)`` reads the decoded photo
+    (default: a Noch mal! sheet, :func:`nochmal.data.scan.scan`; a result with ``corners``), under
+    the same limits whatever it reads."""
     with _one_per_client(client) as free:
         if not free:
             return dict(_refused(_("A photo from this device is still being read"),
                                  _("Wait until it is shown, then choose the next photo")), busy=True)
-        return _read_photo(data)
+        return _read_photo(data, reader)
 
 
-def _read_photo(data: bytes) -> dict:
+def _read_photo(data: bytes, reader=None) -> dict:
     from nochmal.data.scan import ScanError, decode_photo, scan
+
+    reader = reader or scan
 
     if not _SCANS.acquire(timeout=SCAN_WAIT_S):
         return dict(_refused(_("Other devices are having photos read right now"),
                              _("Wait a few seconds, then remove the photo and choose it again")), busy=True)
     try:
         image = decode_photo(data)
-        result = scan(image)
+        result = reader(image)
         thumb = _thumbnail(image, result.corners)
     except ScanError as err:
         return _refused(err.what, err.advice)

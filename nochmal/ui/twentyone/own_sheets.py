@@ -17,7 +17,7 @@ from nochmal.engine.twentyone.components import COLOUR_LETTERS, N_FIELDS, N_ROWS
 from nochmal.engine.twentyone.sheets import SHEET_IDS, get_sheet, sheet_ids, sheet_to_toml, user_sheet_ids
 from nochmal.ui import owner
 from nochmal.ui.labels import provenance_label
-from nochmal.ui.safe import code, md, visible
+from nochmal.ui.safe import md, visible
 from nochmal.ui.twentyone.sheet import preview_html
 
 ss = st.session_state
@@ -102,6 +102,8 @@ def copy_base() -> None:
         fill_from(ss.get("t21s-base") or "A")
     except NochmalError as err:
         ss["t21s-result"] = ("error", problems(err))
+        return
+    ss.pop("t21s-scan", None)  # the form no longer holds what was read
 
 
 def save() -> None:
@@ -119,6 +121,7 @@ def save() -> None:
     ss["t21s-result"] = ("success", [_("Saved your sheet **{id}**. It can now be chosen for a twenty one game on "
                                        "the Start page.").format(id=md(data["id"]))])
     ss["t21s-view"] = data["id"]
+    ss.pop("t21s-scan", None)
 
 
 def delete(sheet_id: str) -> None:
@@ -148,6 +151,29 @@ def edit(sheet_id: str) -> None:
     ss["t21s-id"], ss["t21s-name"], ss["t21s-source"] = spec.id, spec.name, spec.source
     ss["t21s-view-result"] = ("success", [_("Sheet **{id}** is in the form on the **Type a sheet** tab.").format(
         id=md(sheet_id))])
+
+
+def read_scan() -> None:
+    """The photo uploader's callback: read the photo and put what was read into the typing form
+    (a photo that cannot be read leaves its message and changes nothing)."""
+    from nochmal.data.scan.twentyone import scan_twentyone
+    from nochmal.ui.panels.scan import read_photo
+
+    f = ss.get("t21s-photo")
+    if f is None:
+        return
+    out = read_photo(f.getvalue(), client=owner.client_address() or "this machine", reader=scan_twentyone)
+    if not out["ok"]:
+        text = _("**{file} could not be read:** {what}.  \n**What to try:** {advice}.")
+        ss["t21s-scan-result"] = ("error", [text.format(file=md(f.name), what=md(out["what"]),
+                                                        advice=md(out["advice"]))])
+        return
+    result = out["result"]
+    set_form([list(r) for r in result.colours], [list(r) for r in result.values])
+    ss["t21s-scan"] = {"name": f.name, "thumb": out["thumb"], "problems": list(result.problems)}
+    ss["t21s-scan-result"] = ("success", [_("{file} was read: its colours and values are in the form on the **Type a "
+                                            "sheet** tab. Check every field against your sheet, correct what was "
+                                            "misread, then save.").format(file=md(f.name))])
 
 
 # --------------------------------------------------------------------------- pieces
@@ -199,6 +225,7 @@ def type_tab(may_change: bool) -> None:
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
     c1.selectbox(_("Start from a copy of"), sheet_ids(), key="t21s-base", format_func=sheet_option)
     c2.button(_("Copy"), key="t21s-copy", on_click=copy_base)
+    scan_notes()
     colours, values = form_grids()
     found = U.typed_problems(colours, values)
     for r in range(N_ROWS):
@@ -235,14 +262,45 @@ def type_tab(may_change: bool) -> None:
     show_result("t21s-result")
 
 
+def scan_notes() -> None:
+    """What the reader noticed in the last photo (above the typing form)."""
+    scan = ss.get("t21s-scan")
+    if not scan:
+        return
+    st.caption(_("Read from your photo {file}: check every field against your printed sheet.").format(
+        file=md(scan["name"])))
+    for problem in scan["problems"]:
+        st.warning(md(problem))
+
+
+def scan_tab() -> None:
+    from nochmal.data.scan.limits import MAX_PHOTO_MB
+
+    st.markdown(_("Take a photo of your printed sheet from above, in good light, with all 30 fields in the picture. "
+                  "The app reads each field's colour and printed value into the form on the **Type a sheet** tab; "
+                  "you check and correct them there, then save."))
+    st.file_uploader(_("Photo of your printed sheet (JPEG, PNG or WebP, at most {mb} MB)").format(mb=MAX_PHOTO_MB),
+                     type=["jpg", "jpeg", "png", "webp"], key="t21s-photo", max_upload_size=MAX_PHOTO_MB,
+                     on_change=read_scan)
+    show_result("t21s-scan-result")
+    scan = ss.get("t21s-scan")
+    if scan:
+        st.image(scan["thumb"], caption=_("Your photo ({file}); the green frame is where the fields were found.").format(
+            file=md(scan["name"])), width=480)
+        for problem in scan["problems"]:
+            st.warning(md(problem))
+
+
 def sheets_section() -> None:
     """twenty one on the Sheets page."""
     init_state()
     st.title(_("twenty one sheets"))
     st.caption(_("The sheets A–F and your own, typed from your printed sheets."))
     may_change = owner.owner_gate(_("saving and deleting your sheets"))
-    view, typing = st.tabs([_("View"), _("Type a sheet")])
+    view, typing, scanning = st.tabs([_("View"), _("Type a sheet"), _("Scan a photo")])
     with view:
         view_tab(may_change)
     with typing:
         type_tab(may_change)
+    with scanning:
+        scan_tab()
