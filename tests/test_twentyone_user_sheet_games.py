@@ -100,3 +100,22 @@ def test_a_stored_game_on_a_user_sheet_loads_and_plays_on_another_device_after_t
                          capture_output=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "sheet mine (4, 4, 4, 3, 2, 2)" in out.stdout and "total" in out.stdout
+
+
+def test_the_command_line_plays_on_a_user_sheet_by_its_id(home):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    U.save_user_sheet(data(values=[[6, 6, 6, 6, 6, 6]] * 5))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")]))}
+    r = subprocess.run([sys.executable, "-m", "nochmal.cli", "play", "--game", "twentyone", "--players", "2",
+                        "--sheets", "mine,A", "--policy", "greedy", "--seed", "3", "--json"], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert [s["sheet"] for s in out["seats"]] == ["mine", "A"]
+    r = subprocess.run([sys.executable, "-m", "nochmal.cli", "play", "--game", "twentyone", "--players", "2",
+                        "--sheets", "a,B", "--json"], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode != 0 and "unknown twenty one sheet 'a'" in r.stderr and "Traceback" not in r.stderr
