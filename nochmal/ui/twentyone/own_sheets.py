@@ -24,6 +24,14 @@ ss = st.session_state
 #: the colours' squares before their words in the form
 SQUARES = ("⬜", "⬛", "🟥", "🟦", "🟨", "🟩")
 VALUES = (1, 2, 3, 4, 5, 6)
+#: a row's six fields stay side by side on a phone (Streamlit stacks columns below 640 px): the colour's
+#: square and the value stay readable, the colour's word may be cut
+FORM_CSS = ("<style>.st-key-t21s-form div[data-testid='stHorizontalBlock']{flex-wrap:nowrap !important;"
+            "gap:4px !important}.st-key-t21s-form div[data-testid='stColumn']{min-width:0 !important;"
+            "width:auto !important;flex:1 1 0 !important}"
+            "@media (max-width:640px){.st-key-t21s-form [data-testid='stSelectbox'] button{display:none !important}"
+            ".st-key-t21s-form [data-testid='stSelectbox'] input{padding-left:4px !important;"
+            "padding-right:0 !important}}</style>")
 
 
 def colour_key(r: int, p: int) -> str:
@@ -228,17 +236,19 @@ def type_tab(may_change: bool) -> None:
     scan_notes()
     colours, values = form_grids()
     found = U.typed_problems(colours, values)
-    for r in range(N_ROWS):
-        st.markdown(_("**Row {row}**").format(row=r + 1))
-        cols = st.columns(N_FIELDS, gap="small")
-        for p in range(N_FIELDS):
-            where = _("Row {row}, field {field}").format(row=r + 1, field=p + 1)
-            cols[p].selectbox(_("{where}: colour").format(where=where), list(COLOUR_LETTERS), key=colour_key(r, p),
-                              format_func=colour_option, label_visibility="collapsed")
-            cols[p].selectbox(_("{where}: value").format(where=where), list(VALUES), key=value_key(r, p),
-                              label_visibility="collapsed")
-        for problem in (f for f in found if f.row == r + 1):
-            st.error(md(problem.text), icon="⚠️")
+    st.markdown(FORM_CSS, unsafe_allow_html=True)
+    with st.container(key="t21s-form"):
+        for r in range(N_ROWS):
+            st.markdown(_("**Row {row}**").format(row=r + 1))
+            cols = st.columns(N_FIELDS, gap="small")
+            for p in range(N_FIELDS):
+                where = U.where(r + 1, p + 1)
+                cols[p].selectbox(_("{where}: colour").format(where=where), list(COLOUR_LETTERS),
+                                  key=colour_key(r, p), format_func=colour_option, label_visibility="collapsed")
+                cols[p].selectbox(_("{where}: value").format(where=where), list(VALUES), key=value_key(r, p),
+                                  label_visibility="collapsed")
+            for problem in (f for f in found if f.row == r + 1):
+                st.error(md(problem.text), icon="⚠️")
     st.subheader(_("Preview"))
     flagged = frozenset((f.row - 1, f.field - 1) for f in found if f.row and f.field)
     index = [[COLOUR_LETTERS.index(c) for c in row] for row in colours]
