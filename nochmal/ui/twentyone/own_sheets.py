@@ -252,7 +252,7 @@ def type_tab(may_change: bool) -> None:
     st.subheader(_("Preview"))
     flagged = frozenset((f.row - 1, f.field - 1) for f in found if f.row and f.field)
     index = [[COLOUR_LETTERS.index(c) for c in row] for row in colours]
-    st.html(preview_html(index, values, ss.get("t21s-name") or _("Preview"), flagged))
+    st.html(preview_html(index, values, ss.get("t21s-name") or "", flagged))  # the heading says "Preview"
     if found:
         st.caption(_("The fields outlined in red break a rule of the sheet; the notes under their rows say which."))
     else:

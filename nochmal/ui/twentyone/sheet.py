@@ -87,7 +87,7 @@ def preview_html(colours: list[list[int]], values: list[list[int]], title: str,
     """A sheet being typed, drawn as the game draws a sheet (its fields empty): ``colours[row][field]``
     a colour index, ``values[row][field]`` the printed value; the fields in ``flagged`` (0-based
     ``(row, field)``: a problem there) outlined in red and marked "!". Drawn even when the sheet
-    breaks an invariant, so the owner sees where."""
+    breaks an invariant, so the owner sees where. An empty ``title`` draws no title line."""
     rows = []
     for r in range(N_ROWS):
         cells = []
@@ -103,4 +103,4 @@ def preview_html(colours: list[list[int]], values: list[list[int]], title: str,
         rows.append(f'<div class="t21-row" style="white-space:nowrap;width:max-content;padding:1px">'
                     f'{"".join(cells)}</div>')
     return (f'<div class="t21-sheet t21-preview" style="margin:0 1.2em .8em 0">'
-            f'<div style="font-weight:700">{escape(title)}</div>{"".join(rows)}</div>')
+            + (f'<div style="font-weight:700">{escape(title)}</div>' if title else "") + f'{"".join(rows)}</div>')
