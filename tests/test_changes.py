@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import pathlib
+import subprocess
+import sys
 import threading
 import time
 from urllib.parse import urlencode
@@ -17,6 +21,7 @@ from starlette.requests import Request
 from nochmal.engine.dice import Roll
 from nochmal.engine.moves import PASS
 from nochmal.store.access import THROTTLE_LIMIT
+from nochmal.store.db import GameStore
 from nochmal.store.session import GameSession
 from nochmal.ui import changes
 from nochmal.ui import entry, newgame
@@ -203,3 +208,59 @@ def test_a_seat_s_device_hears_of_an_event_after_the_shared_screen_while_one_fol
     started = time.monotonic()
     assert ask(**params(other, seat=1, since=before))[1]["version"] != before
     assert time.monotonic() - started < 0.5
+
+
+# ---- tokens that survive a failover: every server process on one store signs with the store's key
+_TOKEN_OF = ("import sys\nfrom nochmal.ui import changes\n"
+             "print(changes.token(sys.argv[1], int(sys.argv[2]) if sys.argv[2] else None, sys.argv[3]))\n")
+
+
+def token_from_another_process(store: str, game_id: str, seat: int | None, device: str) -> str:
+    """The token a server process of its own on ``store`` gives a page (the same code as the app's)."""
+    env = dict(os.environ, NOCHMAL_DB=str(store), PYTHONPATH=os.pathsep.join(
+        [str(pathlib.Path(__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-c", _TOKEN_OF, game_id, "" if seat is None else str(seat), device],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_a_token_from_another_process_on_the_same_store_is_taken_and_one_from_another_store_refused(
+        store_url, tmp_path, monkeypatch):
+    """Process B (another python) gives a phone its token; this process (A, on the same SQLite file
+    or PostgreSQL database) answers the phone's request with it, as after a failover from B to A.
+    A token made on another store is refused (403) and counted as a wrong one."""
+    monkeypatch.setenv("NOCHMAL_DB", store_url)
+    monkeypatch.setenv("NOCHMAL_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(changes, "WAIT_S", 0.3)
+    store = GameStore(store_url)
+    try:
+        ses = game(store)
+        device = "ab12cd34ef56"
+        from_b = token_from_another_process(store_url, ses.game_id, 1, device)
+        assert len(from_b) == 40
+        assert from_b == changes.token(ses.game_id, 1, device)  # A makes the same one
+        mine = dict(params(ses, seat=1, device=device, since=""), token=from_b)
+        assert ask(client="10.0.1.1", **mine)[0] == 200
+        host = dict(params(ses, since=""), token=token_from_another_process(store_url, ses.game_id, None, ""))
+        assert ask(client="10.0.1.1", **host)[0] == 200
+        # still per game, seat and device
+        assert ask(client="10.0.1.2", **dict(mine, device="ffff0000ffff"))[0] == 403
+        assert ask(client="10.0.1.2", **dict(mine, seat="0"))[0] == 403
+        # another store's process: another key
+        elsewhere = token_from_another_process(tmp_path / "elsewhere.sqlite3", ses.game_id, 1, device)
+        assert elsewhere != from_b
+        assert ask(client="10.0.1.3", **dict(mine, token=elsewhere))[0] == 403
+        for _ in range(THROTTLE_LIMIT - 1):
+            ask(client="10.0.1.3", **dict(mine, token=elsewhere))
+        assert ask(client="10.0.1.3", **mine)[0] == 429  # counted by the throttle as wrong tokens
+    finally:
+        store.close()
+
+
+def test_a_store_that_cannot_be_read_answers_503_not_a_traceback(tmp_path, monkeypatch):
+    bad = tmp_path / "not-a-store.sqlite3"
+    bad.write_bytes(b"x" * 4096)  # no SQLite header
+    monkeypatch.setenv("NOCHMAL_DB", str(bad))
+    status, answer = ask(game="g1", seat="", device="", token="0" * 40, events="1", watch="w1", ends="- -")
+    assert (status, answer) == (503, {"error": "the game store cannot be read"})

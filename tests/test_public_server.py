@@ -88,6 +88,14 @@ def test_bad_values_end_the_command_with_one_line_and_exit_2():
         assert run.returncode == 2 and words in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
 
 
+def test_serve_s_help_says_how_several_processes_share_the_token_key():
+    run = subprocess.run([sys.executable, "-m", "nochmal.cli", "serve", "--help"], capture_output=True, text=True,
+                         timeout=60)
+    said = " ".join(run.stdout.split())
+    assert run.returncode == 0
+    assert "Several processes may serve one store" in said and "table nochmal_keys" in said, said
+
+
 def test_the_server_environment_carries_the_flags_and_drops_stale_values():
     stale = {serve.PUBLIC_URL_ENV: "https://old.example", serve.PURGE_DAYS_ENV: "1",
              serve.GAMES_PER_HOUR_ENV: "2", serve.FORWARDED_ENV: "*", "OTHER": "kept"}

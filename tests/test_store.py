@@ -737,3 +737,53 @@ def test_random_page_damage_never_leaks_raw_sqlite_errors(tmp_path):
             outcomes["store-error"] += 1
     assert sum(outcomes.values()) == 25
     assert outcomes["store-error"] > 0, outcomes
+
+
+# --------------------------------------------------------------------------------------
+# the store's shared keys (the change feed's token key: nochmal/ui/changes.py)
+
+
+def test_a_shared_key_is_made_once_and_the_same_for_every_store_object_on_the_store(db, tmp_path):
+    with GameStore(db) as one, GameStore(db) as two:
+        first = one.shared_key("change feed")
+        assert len(first) == 32
+        assert two.shared_key("change feed") == first == one.shared_key("change feed")
+        assert two.shared_key("another") != first  # each name its own key
+    with GameStore(db) as again:  # kept in the store, not in the process
+        assert again.shared_key("change feed") == first
+    with GameStore(tmp_path / "other.sqlite3") as other:  # another store: another key
+        assert other.shared_key("change feed") != first
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_processes_starting_together_on_a_fresh_store_agree_on_its_key(tmp_path, store_url, attempt):
+    """Three processes that open a store with no key yet and ask for it at the same moment (they
+    wait for a start file): one makes it, all three read the same one."""
+    path = store_url if store_url.startswith("postgresql") else str(tmp_path / "fresh" / "new.sqlite3")
+    go = tmp_path / f"go-{attempt}"
+    script = ("import os, sys, time\nfrom nochmal.store.db import GameStore\ns = GameStore(sys.argv[1])\n"
+              "while not os.path.exists(sys.argv[2]): time.sleep(0.002)\nprint(s.shared_key('change feed').hex())\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(pathlib.Path(__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")]))
+    procs = [subprocess.Popen([sys.executable, "-c", script, path, str(go)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(3)]
+    time.sleep(1.5)  # let them import and open the store
+    go.write_text("")
+    outs = [p.communicate(timeout=60) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], [err for _, err in outs]
+    keys = {out.strip() for out, _ in outs}
+    assert len(keys) == 1 and len(keys.pop()) == 64
+    with GameStore(path) as s:
+        assert s.shared_key("change feed").hex() == outs[0][0].strip()
+
+
+def test_a_key_s_name_is_checked_and_a_damaged_key_is_refused_by_name(store, db):
+    for bad in ("", "x" * 65, "a;b", None, 3):
+        with pytest.raises(StoreError, match="a key's name must be"):
+            store.shared_key(bad)
+    store.shared_key("change feed")
+    with GameStore(db) as s, s._transaction(write=True) as conn:
+        conn.execute("UPDATE nochmal_keys SET value = ? WHERE name = ?", ("not hex", "change feed"))
+    with pytest.raises(StoreError, match=r"the key 'change feed' in table nochmal_keys is not 32 hex-coded bytes"):
+        store.shared_key("change feed")
+

@@ -284,7 +284,12 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
         "serve", help="start the app with a fresh owner code for its settings",
         description="Start the app (streamlit) with a fresh owner code, printed here. Saving, importing and "
                     "deleting user sheets and tableaus, and importing games, need that code on other devices; "
-                    "this machine needs none (unless --code-on-localhost).")
+                    "this machine needs none (unless --code-on-localhost).",
+        epilog="Several processes may serve one store (NOCHMAL_DB, the same SQLite file or PostgreSQL database for "
+               "each) behind a proxy with sticky sessions: they sign the pages' change tokens with one key kept in "
+               "the store (table nochmal_keys, made by the first process that needs it), so a device whose process "
+               "died keeps its token on another one. Nothing to set; to change the key, delete its row and "
+               "restart every process.")
     sp.add_argument("--host", type=_host, default=DEFAULT_HOST,
                     help=f"address to listen on (default {DEFAULT_HOST}: this machine only; 0.0.0.0: every network)")
     sp.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")

@@ -38,6 +38,7 @@ import json
 import math
 import os
 import pathlib
+import re
 import secrets
 import threading
 from collections.abc import Callable, Iterator
@@ -64,6 +65,8 @@ __all__ = [
 
 # --------------------------------------------------------------------------------------
 # helpers
+
+_KEY_NAME = re.compile(r"^[A-Za-z0-9_ -]{1,64}$")
 
 
 def default_store_path() -> pathlib.Path:
@@ -464,6 +467,30 @@ class GameStore:
                 return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
             since = changed_since.astimezone(_dt.timezone.utc).isoformat(timespec="microseconds")
             return int(conn.execute("SELECT COUNT(*) FROM games WHERE updated_at >= ?", (since,)).fetchone()[0])
+
+    def shared_key(self, name: str) -> bytes:
+        """The store's secret key called ``name`` (32 random bytes), made by the first caller and
+        the same for every process on this file or database afterwards: the servers on one store
+        sign and check their tokens with it, so a device that moves to another server keeps its
+        token. Made with an atomic create-if-absent inside a write transaction (two processes
+        starting at once agree); kept in the table ``nochmal_keys``, made when first needed (a
+        store made before it existed gets it then). Never part of a game's export."""
+        if not isinstance(name, str) or not _KEY_NAME.match(name):
+            raise StoreError(f"a key's name must be 1-64 letters, digits, '-', '_' or spaces, got {name!r}")
+        with self._transaction(write=True) as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS nochmal_keys (name TEXT PRIMARY KEY NOT NULL, "
+                         "value TEXT NOT NULL)")
+            conn.execute("INSERT INTO nochmal_keys (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                         (name, secrets.token_hex(32)))
+            (value,) = conn.execute("SELECT value FROM nochmal_keys WHERE name = ?", (name,)).fetchone()
+        try:
+            key = bytes.fromhex(value)
+        except (TypeError, ValueError):
+            key = b""
+        if len(key) < 16:
+            raise self._fail(f"the key {name!r} in table nochmal_keys is not 32 hex-coded bytes "
+                             "(delete its row: a new one is made, and open pages get new tokens)")
+        return key
 
     def close(self) -> None:
         """Close the connection (idempotent); later calls raise StoreError."""

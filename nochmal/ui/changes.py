@@ -15,8 +15,9 @@ The same answer carries the session's counts of runs that reached their end
 messages were lost on the way (see :mod:`nochmal.ui.follow`).
 
 A request names its game, seat and device with a token the page got from the server
-(:func:`token`: an HMAC with a secret of this server process), checked in constant time; wrong
-tokens are counted per client address by the server's throttle. A device's open request is also
+(:func:`token`: an HMAC with the store's key :data:`KEY`, the same in every server process on one
+store, so a device whose process died and that reconnects to another keeps its token), checked in
+constant time; wrong tokens are counted per client address by the server's throttle. A device's open request is also
 its sign of life: a seat's device is marked as seen (the seat stays held) at most every
 :data:`~nochmal.store.claims.SEEN_EVERY_S`, as its timer did before.
 
@@ -33,7 +34,6 @@ import hmac
 import json
 import logging
 import re
-import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -66,7 +66,8 @@ MAX_SESSIONS = 20_000
 #: games whose version is cached
 MAX_GAMES = 20_000
 
-_SECRET = secrets.token_bytes(32)  # new with each server process: a page's token lives as long as its session
+#: the name of the store's key that signs the tokens (:meth:`nochmal.store.db.GameStore.shared_key`)
+KEY = "change feed"
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _ENDS = re.compile(r"^(\d{1,9}|-) (\d{1,9}|-)$")  # "-": the page shows no such end marker
 
@@ -97,7 +98,7 @@ def url() -> str:
 def token(game_id: str, seat: int | None, device: str) -> str:
     """The token of a page that follows ``game_id`` as ``seat`` (None: no seat) on ``device``."""
     msg = f"{game_id}|{'' if seat is None else int(seat)}|{device}".encode()
-    return hmac.new(_SECRET, msg, hashlib.sha256).hexdigest()[:40]
+    return hmac.new(lifetime.shared_key(KEY), msg, hashlib.sha256).hexdigest()[:40]
 
 
 def claims_print(meta: dict) -> str:
@@ -310,7 +311,12 @@ async def changes(request: Request) -> JSONResponse:
             and (seat_text == "" or seat_text.isdigit() and len(seat_text) < 3)):
         return _refuse(400, "game, seat, device and watch must be short ids")
     seat = int(seat_text) if seat_text else None
-    if not hmac.compare_digest(q.get("token", "")[:64].encode(), token(game_id, seat, device).encode()):
+    try:
+        right = await asyncio.to_thread(token, game_id, seat, device)  # the first one reads the store's key
+    except StoreError as err:
+        _log.warning("changes: the store's key could not be read: %s", err)
+        return _refuse(503, "the game store cannot be read")
+    if not hmac.compare_digest(q.get("token", "")[:64].encode(), right.encode()):
         throttle.failed(("changes", client))
         return _refuse(403, "wrong token")
     events = q.get("events") == "1"

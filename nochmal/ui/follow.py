@@ -100,7 +100,7 @@ async function follow(f) {
       if (r.status === 404 && (r.headers.get("content-type") || "").indexOf("json") < 0) { d.url = ""; continue; }
     } catch (e) { answer = null; }
     if (status === 403 || (answer && f.broken)) {
-      // the server was restarted (its tokens are new) or was out of reach. Streamlit runs the
+      // the store's token key was changed (the token is refused) or the server was out of reach. Streamlit runs the
       // page again when its connection comes back; only if no run came (the page's fragments
       // would be unknown to the server, its token too) is the whole page run again from here.
       // An extra run at that moment is not harmless: a tap's fragment request that arrives while a

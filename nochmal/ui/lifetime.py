@@ -45,6 +45,13 @@ def store() -> GameStore:
     return for_the_process(("store", path), lambda: GameStore(path))
 
 
+def shared_key(name: str) -> bytes:
+    """The store's key ``name`` (:meth:`~nochmal.store.db.GameStore.shared_key`), read once per
+    process: every server process on the same store has the same one."""
+    the_store = store()  # first: for_the_process's lock is not reentrant
+    return for_the_process(("key", name, _store_path()), lambda: the_store.shared_key(name))
+
+
 def throttle() -> Throttle:
     """The server's one counter of wrong code guesses (thread-safe, shared by every session on
     purpose: a guesser opens new sessions; no client message can reset it). One per store, so

@@ -13,7 +13,8 @@ shows phone 1's entries (written by B) and the other way round. Then B is killed
 right after phone 1's next confirm tap: every entry acknowledged before is in the store, the one
 on its way is there whole or not at all, and phone 1's page reconnects through nginx to A (the
 access log shows its route answered by A), finds its seat again and enters its cross (again, if it
-had not landed) and the next turn.
+had not landed) and the next turn. None of its change requests is refused (403) on A: its token,
+given by B, is signed with the store's key, which both processes share.
 At the end the per-address limit of new games (``--games-per-hour 1``) counts the two phones, now
 both on A, by their own addresses (``X-Forwarded-For``, as in ``test_browser_proxy.py``).
 
@@ -110,12 +111,13 @@ def routes_to(public: str, ports: tuple[int, int]) -> dict[int, str]:
     raise AssertionError(f"nginx sent 200 routes to one process only: {found}")
 
 
-def answered(access_log: Path, route: str, path: str) -> list[str]:
-    """The upstreams that answered requests for ``path`` with the route ``route`` (nginx's log)."""
+def answered(access_log: Path, route: str, path: str, status: str | None = None) -> list[str]:
+    """The upstreams that answered requests for ``path`` with the route ``route`` (nginx's log),
+    with ``status`` only those answered with that HTTP status."""
     out = []
     for line in access_log.read_text(encoding="utf-8").splitlines():
         parts = line.split(" ", 3)
-        if len(parts) == 4 and parts[0] == route and f" {BASE}{path}" in parts[3]:
+        if len(parts) == 4 and parts[0] == route and f" {BASE}{path}" in parts[3] and status in (None, parts[2]):
             out.append(parts[1])
     return out
 
@@ -248,6 +250,11 @@ def test_a_host_and_two_phones_on_two_processes_see_each_other_and_survive_a_kil
         play(store, gid, host, phones, TURNS + 2, rng, sync)  # phone 1, on A now, enters (again if need be)
         reconnect_s = time.monotonic() - killed_at
         assert a in answered(access_log, routes[port_1], "/_nochmal/changes"), "phone 1 never reached A"
+        # its page's token (given by B) is good on A too: both sign with the store's key, so no
+        # change request of any device was refused as a wrong token (nor throttled), before or after
+        for route in {routes[port_a], routes[port_1]}:
+            for refused in ("403", "429"):
+                assert answered(access_log, route, "/_nochmal/changes", refused) == [], (route, refused)
         assert load(store, gid).n_events > stored
         for page in [host] + phones:
             expect(page.locator("[data-testid=stException]")).to_have_count(0)
