@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 # make run SERVE_ARGS="--host 0.0.0.0": other devices on the network may join
 SERVE_ARGS ?=
 
-.PHONY: run test parity bench solo-values measure-table measure-scan i18n-extract i18n-update i18n-compile clean
+.PHONY: run test parity bench solo-values measure-table measure-capacity measure-scan i18n-extract i18n-update i18n-compile clean
 
 $(STAMP): pyproject.toml
 	@if [ -n "$(strip $(PYTHON_VERSION))" ]; then \
@@ -59,6 +59,14 @@ solo-values: $(STAMP)
 measure-table: $(STAMP)
 	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_table.py tests/browser/test_browser_six_phones.py \
 		tests/browser/test_browser_twentyone_measure.py
+
+# how many co-op tables of 7 devices (a host screen, six phones in chromium) one `nochmal serve`
+# process holds, idle and while playing: 1, 2, 4, 8 tables until a limit (the server over 80 % of a
+# core, or p90 confirm -> host over 5 s); a table and test-artifacts/capacity-measure.json (about
+# 10 minutes; CAPACITY_ARGS="--tables 1,2,4,8,16 --play-s 90": see tools/measure_capacity.py --help)
+CAPACITY_ARGS ?=
+measure-capacity: $(STAMP)
+	$(PY) tools/measure_capacity.py $(CAPACITY_ARGS)
 
 measure-scan: $(STAMP)
 	$(PY) -m pytest -m bench -p no:cacheprovider tests/browser/test_browser_scan.py
