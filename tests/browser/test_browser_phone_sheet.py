@@ -192,10 +192,13 @@ def test_colour_blind_mode_is_at_hand_and_its_german_letters_are_distinct(browse
         def shown_letters():
             return {colour: drawn(name).split("/")[0].strip().strip('"') for colour, name in one.items()}
 
+        def all_drawn(letters):  # every cell shows letters (an empty cell shows "·" until the switch's run is drawn)
+            return len(set(letters.values())) == 5 and all(v.isalpha() for v in letters.values())
+
         # the cells are looked up afresh each time: the switch's run may replace their elements
         deadline = time.monotonic() + 15
         letters = shown_letters()
-        while len(set(letters.values())) < 5 and time.monotonic() < deadline:
+        while not all_drawn(letters) and time.monotonic() < deadline:
             time.sleep(0.2)
             letters = shown_letters()
         with i18n.using("de"):
